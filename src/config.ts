@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { ErpSyncError } from './domain/errors.js';
+import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
+
+/**
+ * The one place that reads the configuration file and process.env. Everything else receives
+ * the validated slice it needs.
+ */
+
+const apiSchema = z.object({
+  baseUrl: z.url().describe('API v2 base URL, ending in /api/v2 (env CMS_BASE_URL)'),
+  apiKey: z.string().min(1).describe('API key (env CMS_API_KEY)'),
+  authHeader: z.enum(['bearer', 'x-api-key']).default('bearer'),
+  timeoutMs: z.number().int().positive().default(15_000),
+  maxSockets: z.number().int().positive().default(8),
+  retries: z.number().int().min(0).default(5),
+  deadlineMs: z.number().int().positive().default(120_000),
+});
+
+const fileErpSchema = z.object({
+  type: z.literal('file'),
+  path: z.string().min(1).describe('drop folder with stock/prices/products/events files'),
+  decimalComma: z.boolean().default(false),
+  delimiter: z.enum(['auto', ',', ';']).default('auto'),
+  /** Extra header aliases per field, e.g. { quantity: ['qty', 'stoc'] }. */
+  columns: z.record(z.string(), z.array(z.string())).default({}),
+  /** A file is read only once its size has been stable this long (or it was renamed into place). */
+  stableMs: z.number().int().min(0).default(500),
+  archive: z.boolean().default(false),
+  outbox: z
+    .object({
+      format: z.enum(['json', 'xml']).default('json'),
+      ordersDir: z.string().optional(),
+      updatesDir: z.string().optional(),
+    })
+    .default({ format: 'json' }),
+});
+
+const erpSchema = z.discriminatedUnion('type', [fileErpSchema]);
+
+const safetyRuleSchema = z.object({
+  pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
+  units: z.number().int().min(0),
+});
+
+const syncSchema = z
+  .object({
+    batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(500),
+    concurrency: z.number().int().min(1).max(32).default(4),
+    safetyBuffer: z
+      .object({ units: z.number().int().min(0).default(0), rules: z.array(safetyRuleSchema).default([]) })
+      .default({ units: 0, rules: [] }),
+    catalog: z
+      .object({ overlapSeconds: z.number().int().min(0).default(120), perPage: z.number().int().min(1).max(100).default(100) })
+      .default({ overlapSeconds: 120, perPage: 100 }),
+  })
+  .default({
+    batchSize: 500,
+    concurrency: 4,
+    safetyBuffer: { units: 0, rules: [] },
+    catalog: { overlapSeconds: 120, perPage: 100 },
+  });
+
+const ordersSchema = z
+  .object({
+    importStatuses: z.array(z.enum(ORDER_STATUSES)).min(1).default(['new', 'confirmed']),
+    defaultCourier: z.enum(COURIERS).default('fan'),
+    oversellGuard: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Units of orders imported less than this long ago are still held back from stock pushes. */
+        windowMinutes: z.number().min(0).default(30),
+      })
+      .default({ enabled: true, windowMinutes: 30 }),
+  })
+  .default({ importStatuses: ['new', 'confirmed'], defaultCourier: 'fan', oversellGuard: { enabled: true, windowMinutes: 30 } });
+
+export const configSchema = z.object({
+  api: apiSchema,
+  erp: erpSchema,
+  store: z.object({ path: z.string().min(1).default('./data/erp-sync.db') }).default({ path: './data/erp-sync.db' }),
+  sync: syncSchema,
+  orders: ordersSchema,
+  log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ApiConfig = Config['api'];
+export type ErpConfig = Config['erp'];
+export type FileErpConfig = z.infer<typeof fileErpSchema>;
+export type SyncConfig = Config['sync'];
+export type OrdersConfig = Config['orders'];
+
+export class ConfigError extends ErpSyncError {
+  constructor(message: string, readonly issues: string[] = []) {
+    super('config_invalid', message, { issues });
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Path of a YAML file; defaults to env ERP_SYNC_CONFIG. */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values merged over the file (tests, CLI flags). */
+  overrides?: Record<string, unknown>;
+}
+
+const ENV_KEYS: { env: string; path: string[]; parse?: (value: string) => unknown }[] = [
+  { env: 'CMS_BASE_URL', path: ['api', 'baseUrl'] },
+  { env: 'CMS_API_KEY', path: ['api', 'apiKey'] },
+  { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
+  { env: 'LOG_LEVEL', path: ['log', 'level'] },
+];
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const file = options.file ?? env.ERP_SYNC_CONFIG;
+  const raw: Record<string, unknown> = file ? readYamlFile(file) : {};
+  for (const { env: name, path, parse } of ENV_KEYS) {
+    const value = env[name];
+    if (value !== undefined && value !== '') setPath(raw, path, parse ? parse(value) : value);
+  }
+  const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
+  return parseConfig(merged, file);
+}
+
+export function parseConfig(raw: unknown, origin?: string): Config {
+  const result = configSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(root)';
+    const hint = envHint(issue.path.map(String));
+    return `${key}: ${issue.message}${hint}`;
+  });
+  const where = origin ? ` in ${origin}` : '';
+  throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
+}
+
+function envHint(path: string[]): string {
+  const match = ENV_KEYS.find((k) => k.path.join('.') === path.join('.'));
+  return match ? ` (set it in the file or with env ${match.env})` : '';
+}
+
+function readYamlFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read configuration file ${file}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`configuration file ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(`configuration file ${file} must hold a mapping at the top level`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    out[key] =
+      isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,36 @@
+/** The limits of section 8 (and the field rules of section 2) of the API v2 specification. */
+export const LIMITS = {
+  perPageMin: 1,
+  perPageMax: 100,
+  perPageDefault: 50,
+  productNameMax: 191,
+  vatRateMin: 0,
+  vatRateMax: 100,
+  taxRateMin: 0,
+  taxRateMax: 100,
+  orderLineQuantityMin: 1,
+  stockQuantityMin: 0,
+  awbParcelsMin: 1,
+  orderStatusNoteMax: 500,
+  orderLabelMax: 60,
+  customerNotesMax: 2000,
+  tagNameMax: 60,
+  tagColorMax: 32,
+  /** Not in the spec; the sandbox's documented choice, and our batching ceiling. */
+  bulkItemsMax: 1000,
+} as const;
+
+export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+export const PRODUCT_TYPES = ['simple', 'variable'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+export const ORDER_STATUSES = ['new', 'confirmed', 'processing', 'shipped', 'cancelled', 'returned'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const PAYMENT_STATUSES = ['unpaid', 'paid', 'partial', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const COURIERS = ['fan', 'sameday', 'cargus', 'dpd', 'gls', 'dragonstar', 'urgent', 'posta', 'other'] as const;
+export type Courier = (typeof COURIERS)[number];
