@@ -1,0 +1,6 @@
+import type { RunOptions, RunSummary, SyncContext } from './types.js';
+
+// Being built (issue 4); the signature is final.
+export async function runCatalog(_ctx: SyncContext, _options: RunOptions): Promise<RunSummary> {
+  throw new Error('the catalog pipeline is not implemented yet');
+}
