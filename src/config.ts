@@ -34,8 +34,11 @@ const fileErpSchema = z.object({
       format: z.enum(['json', 'xml']).default('json'),
       ordersDir: z.string().optional(),
       updatesDir: z.string().optional(),
+      resultsDir: z.string().optional(),
+      /** Refuse (park) orders with a line whose SKU is not in DIR/stock.* or DIR/products.*. */
+      requireKnownSkus: z.boolean().default(false),
     })
-    .default({ format: 'json' }),
+    .default({ format: 'json', requireKnownSkus: false }),
 });
 
 const erpSchema = z.discriminatedUnion('type', [fileErpSchema]);
@@ -55,12 +58,17 @@ const syncSchema = z
     catalog: z
       .object({ overlapSeconds: z.number().int().min(0).default(120), perPage: z.number().int().min(1).max(100).default(100) })
       .default({ overlapSeconds: 120, perPage: 100 }),
+    /** Per-pipeline store lease: overlapping runs take turns; a crashed run's lease lapses after ttlSeconds. */
+    lease: z
+      .object({ ttlSeconds: z.number().min(1).default(30), waitSeconds: z.number().min(0).default(600) })
+      .default({ ttlSeconds: 30, waitSeconds: 600 }),
   })
   .default({
     batchSize: 500,
     concurrency: 4,
     safetyBuffer: { units: 0, rules: [] },
     catalog: { overlapSeconds: 120, perPage: 100 },
+    lease: { ttlSeconds: 30, waitSeconds: 600 },
   });
 
 const ordersSchema = z

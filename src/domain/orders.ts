@@ -48,6 +48,8 @@ export interface PlatformOrder {
 export interface OrderChange {
   orderId: number;
   erpRef: string;
+  /** 1, 2, 3... per order: the same change delivered again (after a crash) carries the same seq. */
+  seq?: number;
   status?: OrderStatus;
   paymentStatus?: PaymentStatus;
   previousStatus?: OrderStatus;

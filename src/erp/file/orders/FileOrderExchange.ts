@@ -1,3 +1,5 @@
+import { mkdir, rename } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { FileErpConfig } from '../../../config.js';
 import { ErpSyncError } from '../../../domain/errors.js';
 import type {
@@ -9,45 +11,82 @@ import type {
 } from '../../../domain/orders.js';
 import type { Logger } from '../../../logger.js';
 import type { Checkpointed, ImportResult } from '../../ErpAdapter.js';
+import { readKnownSkus } from './knownSkus.js';
+import { orderExchangePaths, type OrderExchangePaths } from './orderExchangePaths.js';
+import { OrderOutbox } from './OrderOutbox.js';
+import { readEventsFile } from './readEventsFile.js';
+import { readInbox } from './readInbox.js';
 
 /**
  * The order side of the file ERP adapter: outbox (orders and updates), events file,
  * feedback results and the inbox of ERP-origin orders. FileErpAdapter delegates to it.
- * Placeholder until the orders issue fills it in.
  */
 export class FileOrderExchange {
+  readonly paths: OrderExchangePaths;
+  readonly #outbox: OrderOutbox;
+  /** Inbox file of each ERP order read in this process, so that it can be moved once created. */
+  readonly #inboxFiles = new Map<string, string>();
+
   constructor(
     readonly config: FileErpConfig,
     readonly logger: Logger,
-  ) {}
+  ) {
+    this.paths = orderExchangePaths(config);
+    this.#outbox = new OrderOutbox(this.paths, config.outbox.format);
+  }
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
-    throw notYet(`importOrder ${order.id}`);
+    if (this.config.outbox.requireKnownSkus) await this.#checkSkus(order);
+    return this.#outbox.importOrder(order);
   }
 
-  async updateOrder(order: PlatformOrder, _change: OrderChange): Promise<void> {
-    throw notYet(`updateOrder ${order.id}`);
+  async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+    await this.#outbox.updateOrder(order, change);
   }
 
-  // eslint-disable-next-line require-yield
-  async *orderEvents(_checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
-    throw notYet('orderEvents');
+  orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
+    return readEventsFile(
+      { csv: this.paths.eventsCsv, json: this.paths.eventsJson },
+      checkpoint,
+      this.config.decimalComma,
+    );
   }
 
   async recordFeedback(result: FeedbackResult): Promise<void> {
-    throw notYet(`recordFeedback ${result.eventId}`);
+    await this.#outbox.recordFeedback(result);
   }
 
-  // eslint-disable-next-line require-yield
   async *outgoingOrders(_checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
-    throw notYet('outgoingOrders');
+    for await (const item of readInbox(this.paths.inboxDir)) {
+      if (item.row.ok) this.#inboxFiles.set(item.row.record.sourceOrderId, item.path);
+      yield { row: item.row, checkpoint: item.checkpoint };
+    }
   }
 
-  async recordOutgoingOrder(sourceOrderId: string, _platformOrderId: number): Promise<void> {
-    throw notYet(`recordOutgoingOrder ${sourceOrderId}`);
+  async recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void> {
+    await this.#outbox.recordOutgoingOrder(sourceOrderId, platformOrderId);
+    const path = this.#inboxFiles.get(sourceOrderId);
+    if (!path) return;
+    await mkdir(this.paths.inboxDoneDir, { recursive: true });
+    await rename(path, join(this.paths.inboxDoneDir, basename(path))).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      },
+    );
+    this.#inboxFiles.delete(sourceOrderId);
   }
-}
 
-function notYet(what: string): ErpSyncError {
-  return new ErpSyncError('internal', `file adapter: ${what} is not implemented yet`);
+  async #checkSkus(order: PlatformOrder): Promise<void> {
+    const known = await readKnownSkus(this.paths.root);
+    if (!known) return;
+    const unknown = order.items
+      .filter((line) => !line.sku || !known.has(line.sku))
+      .map((l) => l.sku ?? '(no SKU)');
+    if (unknown.length > 0) {
+      throw new ErpSyncError('erp_rejected', `unknown SKU in the ERP: ${[...new Set(unknown)].join(', ')}`, {
+        orderId: order.id,
+        skus: unknown,
+      });
+    }
+  }
 }

@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import type { FeedbackResult, OrderChange, PlatformOrder } from '../../../domain/orders.js';
+import type { ImportResult } from '../../ErpAdapter.js';
+import { fileExists, removeStaleTempFiles, writeFileAtomic } from './atomicFile.js';
+import type { OrderExchangePaths } from './orderExchangePaths.js';
+import { toXmlDocument } from './xmlDocument.js';
+
+export type OutboxFormat = 'json' | 'xml';
+
+/**
+ * The ERP's view of platform orders: `<id>.json|xml` in the orders folder (the file's existence
+ * is the import), change files in the updates folder, answers to events in the results folder.
+ * Every write is atomic, so the ERP never reads half a file and a crash leaves no partial one.
+ */
+export class OrderOutbox {
+  #cleaned = false;
+
+  constructor(
+    private readonly paths: OrderExchangePaths,
+    private readonly format: OutboxFormat,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The name the ERP knows an imported order by, e.g. `1234.json`. */
+  erpRefOf(orderId: number): string {
+    return `${orderId}.${this.format}`;
+  }
+
+  async importOrder(order: PlatformOrder): Promise<ImportResult> {
+    await this.#cleanOnce();
+    // An earlier import in either format counts: switching formats must not import twice.
+    for (const format of [this.format, this.format === 'json' ? 'xml' : 'json'] as const) {
+      const name = `${order.id}.${format}`;
+      if (await fileExists(join(this.paths.ordersDir, name))) return { erpRef: name, alreadyImported: true };
+    }
+    const name = this.erpRefOf(order.id);
+    const document = { imported_at: this.now().toISOString(), order: order.raw };
+    await writeFileAtomic(join(this.paths.ordersDir, name), this.#encode('order_import', document));
+    return { erpRef: name, alreadyImported: false };
+  }
+
+  /**
+   * One file per change: `<id>-<seq>.json`. The same change (same seq) delivered twice writes the
+   * same name, so a redo after a crash cannot produce a second file for one change.
+   */
+  async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+    const suffix =
+      change.seq ?? `${change.status ?? order.status}-${change.paymentStatus ?? order.paymentStatus}`;
+    const path = join(this.paths.updatesDir, `${order.id}-${suffix}.${this.format}`);
+    if (await fileExists(path)) return;
+    const document = {
+      order_id: order.id,
+      erp_ref: change.erpRef,
+      seq: change.seq ?? null,
+      changed_at: this.now().toISOString(),
+      status: change.status ?? null,
+      previous_status: change.previousStatus ?? null,
+      payment_status: change.paymentStatus ?? null,
+      previous_payment_status: change.previousPaymentStatus ?? null,
+      order: order.raw,
+    };
+    await writeFileAtomic(path, this.#encode('order_update', document));
+  }
+
+  /** `<orderId>-<kind>.json`: the AWB number, the invoice or the status the platform confirmed. */
+  async recordFeedback(result: FeedbackResult): Promise<void> {
+    const path = join(this.paths.resultsDir, `${result.orderId}-${result.kind}.${this.format}`);
+    const document = {
+      event_id: result.eventId,
+      order_id: result.orderId,
+      erp_ref: result.erpRef ?? null,
+      event: result.kind,
+      status: result.status ?? null,
+      awb: result.awb
+        ? { number: result.awb.number, courier: result.awb.courier, cod_amount: result.awb.codAmount }
+        : null,
+      invoice: result.invoice
+        ? { series: result.invoice.series, number: result.invoice.number, total: result.invoice.total }
+        : null,
+      recorded_at: this.now().toISOString(),
+    };
+    await writeFileAtomic(path, this.#encode('order_result', document));
+  }
+
+  /** `<sourceOrderId>.json` in the results folder: which platform order an ERP order became. */
+  async recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void> {
+    const safe = sourceOrderId.replace(/[^A-Za-z0-9_.-]/g, '_');
+    const path = join(this.paths.resultsDir, `created-${safe}.${this.format}`);
+    const document = {
+      source_order_id: sourceOrderId,
+      platform_order_id: platformOrderId,
+      recorded_at: this.now().toISOString(),
+    };
+    await writeFileAtomic(path, this.#encode('order_created', document));
+  }
+
+  #encode(root: string, document: Record<string, unknown>): string {
+    return this.format === 'xml' ? toXmlDocument(root, document) : `${JSON.stringify(document, null, 2)}\n`;
+  }
+
+  async #cleanOnce(): Promise<void> {
+    if (this.#cleaned) return;
+    this.#cleaned = true;
+    await removeStaleTempFiles(this.paths.ordersDir);
+    await removeStaleTempFiles(this.paths.updatesDir);
+  }
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Prefix of our temporary files: readers of the outbox skip names starting with a dot. */
+const TEMP_PREFIX = '.tmp-';
+
+/**
+ * Writes a file so that a reader sees either nothing or the whole content: a temporary file in
+ * the same folder, flushed to disk, then renamed over the target (rename is atomic on POSIX).
+ */
+export async function writeFileAtomic(path: string, content: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function fileExists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Removes temporary files a killed process left behind (older than `olderThanMs`). */
+export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  const limit = Date.now() - olderThanMs;
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && info.mtimeMs < limit) {
+      await unlink(path).catch(() => undefined);
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+export function isTempFileName(name: string): boolean {
+  return name.startsWith('.');
+}

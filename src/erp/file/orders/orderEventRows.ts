@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { COURIERS, PAYMENT_STATUSES, type Courier, type PaymentStatus } from '../../../domain/limits.js';
+import { ORDER_EVENT_KINDS, type OrderEvent, type OrderEventKind } from '../../../domain/orders.js';
+import type { ErpRow, RecordSource } from '../../../domain/records.js';
+
+/** One event as read from events.csv / events.json, before validation: names as in the file. */
+export type RawEventRow = Record<string, unknown>;
+
+const FIELD_ALIASES: Record<string, string[]> = {
+  event_id: ['event_id', 'id'],
+  order_id: ['order_id', 'platform_order_id', 'platform_id'],
+  erp_ref: ['erp_ref', 'erp_reference', 'reference'],
+  event: ['event', 'kind', 'type'],
+  courier: ['courier'],
+  weight: ['weight', 'weight_kg'],
+  parcels: ['parcels'],
+  cod_amount: ['cod_amount', 'cod'],
+  note: ['note'],
+  notes: ['notes'],
+  labels: ['labels'],
+  payment_status: ['payment_status'],
+};
+
+/**
+ * Maps one row of the events file to an OrderEvent, or to the reason it cannot be one.
+ * Without an `event_id` column the event's identity is a hash of its content, so the same
+ * line read again (a replay, a rewritten file) is recognised as the same event.
+ */
+export function toOrderEvent(
+  raw: RawEventRow,
+  source: RecordSource,
+  decimalComma: boolean,
+): ErpRow<OrderEvent> {
+  const row = normalise(raw);
+  const fail = (reason: string): ErpRow<OrderEvent> => ({
+    ok: false,
+    key: row.order_id ?? row.erp_ref ?? `${source.file ?? 'events'}:${source.line ?? '?'}`,
+    reason,
+    source,
+  });
+  const kind = row.event?.toLowerCase();
+  if (!kind) return fail('missing event');
+  if (!(ORDER_EVENT_KINDS as readonly string[]).includes(kind)) {
+    return fail(`unknown event "${row.event}" (expected ${ORDER_EVENT_KINDS.join(', ')})`);
+  }
+  const event: OrderEvent = { eventId: '', kind: kind as OrderEventKind };
+  if (row.order_id) {
+    if (!/^\d+$/.test(row.order_id)) return fail(`order_id "${row.order_id}" is not an integer`);
+    event.orderId = Number(row.order_id);
+  }
+  if (row.erp_ref) event.erpRef = row.erp_ref;
+  if (event.orderId === undefined && event.erpRef === undefined) return fail('neither order_id nor erp_ref');
+  if (row.courier) {
+    const courier = row.courier.toLowerCase();
+    if (!(COURIERS as readonly string[]).includes(courier)) return fail(`unknown courier "${row.courier}"`);
+    event.courier = courier as Courier;
+  }
+  for (const field of ['weight', 'cod_amount'] as const) {
+    const text = row[field];
+    if (!text) continue;
+    const value = Number(decimalComma ? text.replace(',', '.') : text);
+    if (!Number.isFinite(value) || value < 0) return fail(`${field} "${text}" is not a number >= 0`);
+    if (field === 'weight') event.weight = value;
+    else event.codAmount = value;
+  }
+  if (row.parcels) {
+    const parcels = Number(row.parcels);
+    if (!Number.isInteger(parcels) || parcels < 1)
+      return fail(`parcels "${row.parcels}" is not an integer >= 1`);
+    event.parcels = parcels;
+  }
+  if (row.note) event.note = row.note;
+  if (row.notes) event.notes = row.notes;
+  if (row.labels) event.labels = splitLabels(row.labels);
+  if (row.payment_status) {
+    const status = row.payment_status.toLowerCase();
+    if (!(PAYMENT_STATUSES as readonly string[]).includes(status)) {
+      return fail(`unknown payment_status "${row.payment_status}"`);
+    }
+    event.paymentStatus = status as PaymentStatus;
+  }
+  event.eventId = row.event_id ? `id:${row.event_id}` : contentId(event);
+  return { ok: true, record: event, source };
+}
+
+function normalise(raw: RawEventRow): Record<string, string | undefined> {
+  const lower = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(raw)) lower.set(key.trim().toLowerCase(), value);
+  const out: Record<string, string | undefined> = {};
+  for (const [field, aliases] of Object.entries(FIELD_ALIASES)) {
+    for (const alias of aliases) {
+      const value = lower.get(alias);
+      if (value === undefined || value === null) continue;
+      const text = Array.isArray(value) ? value.map(String).join('|') : String(value).trim();
+      if (text !== '') {
+        out[field] = text;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function splitLabels(text: string): string[] {
+  const separator = text.includes('|') ? '|' : ',';
+  return text
+    .split(separator)
+    .map((label) => label.trim())
+    .filter((label) => label !== '');
+}
+
+function contentId(event: OrderEvent): string {
+  const parts = [
+    event.orderId ?? '',
+    event.erpRef ?? '',
+    event.kind,
+    event.courier ?? '',
+    event.weight ?? '',
+    event.parcels ?? '',
+    event.codAmount ?? '',
+    event.note ?? '',
+    event.notes ?? '',
+    (event.labels ?? []).join('|'),
+    event.paymentStatus ?? '',
+  ];
+  return `h:${createHash('sha1').update(JSON.stringify(parts)).digest('hex').slice(0, 20)}`;
+}
