@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { parseBulk, parseList, parseSingle, type BulkResult, type Page } from './envelope.js';
+import type { QueryValue, RequestSpec, Transport } from './transport.js';
+
+export type Query = Record<string, QueryValue>;
+
+export function toQuery(query: object | undefined): Query | undefined {
+  return query as Query | undefined;
+}
+
+/** One request whose answer is `{ "data": <record> }`. */
+export async function callSingle<S extends z.ZodType>(
+  transport: Transport,
+  schema: S,
+  spec: RequestSpec,
+): Promise<z.output<S>> {
+  const response = await transport.send(spec);
+  return parseSingle(schema, response.body, response.context);
+}
+
+/** One request whose answer is a list envelope. */
+export async function callList<S extends z.ZodType>(
+  transport: Transport,
+  schema: S,
+  spec: RequestSpec,
+): Promise<Page<z.output<S>>> {
+  const response = await transport.send(spec);
+  const query = spec.query ?? {};
+  const requested = {
+    page: typeof query.page === 'number' ? query.page : undefined,
+    per_page: typeof query.per_page === 'number' ? query.per_page : undefined,
+  };
+  return parseList(schema, response.body, response.context, requested);
+}
+
+export async function callBulk(transport: Transport, spec: RequestSpec): Promise<BulkResult> {
+  const response = await transport.send(spec);
+  return parseBulk(response.body, response.context);
+}
+
+export function get(path: string, route: string, query?: object): RequestSpec {
+  return { method: 'GET', path, route, query: toQuery(query), idempotent: true };
+}

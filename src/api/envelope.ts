@@ -1,0 +1,125 @@
+import type { z } from 'zod';
+import { SchemaError, type RequestContext } from './errors.js';
+import { bulkResultSchema, pageMetaSchema } from './schemas.js';
+
+export interface PageMeta {
+  current_page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/** Identifies a bulk item as the caller sent it (or as the server echoed it). */
+export interface ItemRef {
+  id?: number;
+  sku?: string;
+  variant_id?: number;
+  variant_sku?: string;
+}
+
+export interface BulkResult {
+  updated: number;
+  notFound: ItemRef[];
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+function check<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  context: RequestContext,
+  at: string,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = [at, fieldPath(issue?.path ?? [])].filter(Boolean).join('.');
+  throw new SchemaError(
+    `${context.method} ${context.route}: unexpected response shape at '${field || '(body)'}': ${issue?.message ?? 'invalid'}`,
+    context,
+    field,
+  );
+}
+
+function dataOf(body: unknown, context: RequestContext): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || !('data' in body)) {
+    throw new SchemaError(
+      `${context.method} ${context.route}: response has no 'data' envelope`,
+      context,
+      'data',
+    );
+  }
+  return (body as { data: unknown }).data;
+}
+
+/** `{ "data": <object> }` */
+export function parseSingle<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  context: RequestContext,
+): z.output<S> {
+  return check(schema, dataOf(body, context), context, 'data');
+}
+
+/**
+ * `{ "data": [...], "meta": {...} }`; a bare array or missing meta fields are tolerated (meta is then
+ * derived from what is there). `requestedPerPage` helps to guess whether another page exists.
+ */
+export function parseList<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  context: RequestContext,
+  requested: { page?: number | undefined; per_page?: number | undefined } = {},
+): Page<z.output<S>> {
+  const rawData = Array.isArray(body) ? body : dataOf(body, context);
+  if (!Array.isArray(rawData)) {
+    throw new SchemaError(`${context.method} ${context.route}: 'data' is not a list`, context, 'data');
+  }
+  const data = rawData.map((item, index) => check(schema, item, context, `data.${index}`));
+  const rawMeta = Array.isArray(body) ? {} : (body as { meta?: unknown }).meta;
+  const meta = check(pageMetaSchema, rawMeta ?? {}, context, 'meta');
+  const currentPage = meta.current_page ?? requested.page ?? 1;
+  const perPage = meta.per_page ?? requested.per_page ?? Math.max(data.length, 1);
+  const total = meta.total ?? (currentPage - 1) * perPage + data.length;
+  let lastPage = meta.last_page;
+  if (lastPage === undefined) {
+    if (meta.total !== undefined) lastPage = Math.ceil(meta.total / perPage);
+    else lastPage = data.length >= perPage && data.length > 0 ? currentPage + 1 : currentPage;
+  }
+  return {
+    data,
+    meta: { current_page: currentPage, per_page: perPage, total, last_page: Math.max(1, lastPage) },
+  };
+}
+
+function toItemRef(entry: unknown): ItemRef {
+  if (typeof entry === 'string') return { sku: entry };
+  if (typeof entry === 'number') return { id: entry };
+  const source = entry as Record<string, unknown>;
+  const ref: ItemRef = {};
+  if (typeof source.id === 'number') ref.id = source.id;
+  else if (typeof source.product_id === 'number') ref.id = source.product_id;
+  if (typeof source.sku === 'string') ref.sku = source.sku;
+  if (typeof source.variant_id === 'number') ref.variant_id = source.variant_id;
+  if (typeof source.variant_sku === 'string') ref.variant_sku = source.variant_sku;
+  return ref;
+}
+
+/** A bulk price or stock result, whatever plausible shape the server chose. */
+export function parseBulk(body: unknown, context: RequestContext): BulkResult {
+  const inner =
+    body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
+      ? (body as { data: unknown }).data
+      : body;
+  const at = inner === body ? '' : 'data';
+  const parsed = check(bulkResultSchema, inner, context, at);
+  const updated = Array.isArray(parsed.updated) ? parsed.updated.length : (parsed.updated ?? 0);
+  return { updated, notFound: (parsed.not_found ?? []).map(toItemRef) };
+}

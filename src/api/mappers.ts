@@ -1,0 +1,54 @@
+import type { OrderCustomer, OrderLine, PlatformOrder } from '../domain/orders.js';
+import type { ApiOrder, ApiOrderItem } from './schemas.js';
+
+const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
+
+function toLine(item: ApiOrderItem): OrderLine {
+  return {
+    productId: orNull(item.product_id),
+    variantId: orNull(item.variant_id),
+    sku: orNull(item.sku),
+    name: orNull(item.name),
+    quantity: item.quantity,
+    unitPrice: item.unit_price,
+    taxRate: orNull(item.tax_rate),
+    total: item.total,
+  };
+}
+
+function toCustomer(order: ApiOrder): OrderCustomer {
+  const customer = order.customer ?? {};
+  return {
+    id: customer.id ?? order.customer_id ?? null,
+    name: customer.name ?? '',
+    email: orNull(customer.email),
+    phone: orNull(customer.phone),
+    companyName: orNull(customer.company_name),
+    cui: orNull(customer.cui),
+    regCom: orNull(customer.reg_com),
+  };
+}
+
+/** An API order (validated by apiOrderSchema) as the daemon works with it; `raw` is the record as received. */
+export function toPlatformOrder(order: ApiOrder): PlatformOrder {
+  return {
+    id: order.id,
+    number: String(order.number),
+    status: order.status,
+    paymentStatus: order.payment_status,
+    currency: order.currency,
+    sourceOrderId: orNull(order.source_order_id),
+    customer: toCustomer(order),
+    items: order.items.map(toLine),
+    subtotal: order.subtotal,
+    shippingTotal: order.shipping_total,
+    discountTotal: order.discount_total,
+    taxTotal: order.tax_total,
+    total: order.total,
+    awbNumber: order.awb ? String(order.awb.number) : null,
+    invoiceNumber: order.invoice ? String(order.invoice.number) : null,
+    createdAt: order.created_at,
+    updatedAt: order.updated_at,
+    raw: order,
+  };
+}

@@ -1,0 +1,25 @@
+import type { Page } from './envelope.js';
+
+export const ITERATE_PER_PAGE = 100;
+
+/**
+ * Walks pages 1..last_page (re-reading last_page from every page, so a list that grows while we
+ * walk is followed to its new end). Records already yielded are skipped by key: when records are
+ * added to the front of a list, the ones pushed onto the next page come back and are dropped.
+ */
+export async function* iteratePages<T>(
+  fetchPage: (page: number) => Promise<Page<T>>,
+  keyOf: (record: T) => string | number,
+): AsyncGenerator<T, void, undefined> {
+  const seen = new Set<string | number>();
+  for (let page = 1; ; page++) {
+    const { data, meta } = await fetchPage(page);
+    for (const record of data) {
+      const key = keyOf(record);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield record;
+    }
+    if (data.length === 0 || page >= meta.last_page) return;
+  }
+}

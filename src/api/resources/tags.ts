@@ -1,0 +1,72 @@
+import { callList, callSingle, get } from '../call.js';
+import { parseSingle, type Page } from '../envelope.js';
+import type { SearchQuery, TagCreateInput, TagUpdateInput } from '../inputs.js';
+import { apiObjectSchema, apiTagSchema, type ApiRecord, type ApiTag } from '../schemas.js';
+import type { Transport } from '../transport.js';
+import { assertId, checkListQuery, checkProductIds, checkTag } from '../validation.js';
+
+export interface TagsApi {
+  list(query?: SearchQuery): Promise<Page<ApiTag>>;
+  /** Not repeated on failure (a second POST could meet "duplicate name"); outcome-unknown instead. */
+  create(input: TagCreateInput): Promise<ApiTag>;
+  update(id: number, input: TagUpdateInput): Promise<ApiTag>;
+  /** The server's deletion result, as sent. */
+  delete(id: number): Promise<ApiRecord>;
+  attach(id: number, productIds: number[]): Promise<ApiRecord>;
+  detach(id: number, productIds: number[]): Promise<ApiRecord>;
+}
+
+export function tagsApi(transport: Transport): TagsApi {
+  const link = (action: 'attach' | 'detach') => (id: number, productIds: number[]) => {
+    assertId(`tags.${action}`, id);
+    checkProductIds(`tags.${action}`, productIds);
+    return callSingle(transport, apiObjectSchema, {
+      method: 'POST',
+      path: `/tags/${id}/${action}`,
+      route: `/tags/{id}/${action}`,
+      body: { product_ids: productIds },
+      idempotent: true,
+    });
+  };
+  return {
+    list: (query = {}) => {
+      checkListQuery('tags.list', query);
+      return callList(transport, apiTagSchema, get('/tags', '/tags', query));
+    },
+    create: (input) => {
+      checkTag(input, true);
+      return callSingle(transport, apiTagSchema, {
+        method: 'POST',
+        path: '/tags',
+        route: '/tags',
+        body: input,
+        idempotent: false,
+      });
+    },
+    update: (id, input) => {
+      assertId('tags.update', id);
+      checkTag(input, false);
+      return callSingle(transport, apiTagSchema, {
+        method: 'PUT',
+        path: `/tags/${id}`,
+        route: '/tags/{id}',
+        body: input,
+        idempotent: true,
+      });
+    },
+    delete: async (id) => {
+      assertId('tags.delete', id);
+      const response = await transport.send({
+        method: 'DELETE',
+        path: `/tags/${id}`,
+        route: '/tags/{id}',
+        idempotent: true,
+      });
+      // 204 with no body, or a result envelope: both mean deleted.
+      if (response.body === null) return { deleted: true };
+      return parseSingle(apiObjectSchema, response.body, response.context);
+    },
+    attach: link('attach'),
+    detach: link('detach'),
+  };
+}

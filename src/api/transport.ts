@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { Agent } from 'undici';
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { VERSION } from '../version.js';
+import { ApiError, SchemaError, type RequestContext } from './errors.js';
+import { errorFromFailure, errorFromResponse } from './httpErrors.js';
+import { withRetries, type RetrySettings } from './retryPolicy.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ResponseInfo {
+  method: string;
+  /** Path relative to the base URL, without the query string (which may hold a searched e-mail). */
+  path: string;
+  /** Path template, e.g. `/products/{id}`: a label of bounded cardinality for metrics. */
+  route: string;
+  status: number | null;
+  durationMs: number;
+  attempt: number;
+  errorCode?: string;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  apiKey: string;
+  authHeader?: 'bearer' | 'x-api-key';
+  /** Per attempt, until the whole body is read. Default 30 s. */
+  timeoutMs?: number;
+  /** Sockets per origin. Default 10. */
+  maxSockets?: number;
+  keepAlive?: boolean;
+  /** Retries after the first attempt, for retryable failures only. Default 5. */
+  retries?: number;
+  /** Bound on the whole call, retries and waits included. Default 120 s. */
+  deadlineMs?: number;
+  /** First backoff step; doubles per retry, with jitter. Default 500 ms. */
+  minBackoffMs?: number;
+  /** Largest backoff step. Default 15 s. */
+  maxBackoffMs?: number;
+  userAgent?: string;
+  logger?: Logger;
+  onResponse?: (info: ResponseInfo) => void;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Concrete path relative to the base URL, e.g. `/products/7`. */
+  path: string;
+  /** Template of the path, e.g. `/products/{id}`; names the endpoint in errors. */
+  route: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  /** True when repeating the request cannot apply it twice. */
+  idempotent: boolean;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  context: RequestContext;
+}
+
+function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Auth, keep-alive pool, per-attempt timeout, retries, request ids and logging. The only code that
+ * touches the network; everything above it speaks RequestSpec and parsed bodies.
+ */
+export class Transport {
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #headers: Record<string, string>;
+  readonly #secret: string;
+  readonly #agent: Agent;
+  readonly #keepAlive: boolean;
+  readonly #timeoutMs: number;
+  readonly #retry: RetrySettings;
+  readonly #logger: Logger;
+  readonly #onResponse: ((info: ResponseInfo) => void) | undefined;
+
+  constructor(options: TransportOptions) {
+    const base = new URL(options.baseUrl);
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
+    this.#secret = options.apiKey;
+    this.#headers = {
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? `erp-sync/${VERSION}`,
+      ...(options.authHeader === 'x-api-key'
+        ? { 'x-api-key': options.apiKey }
+        : { authorization: `Bearer ${options.apiKey}` }),
+    };
+    this.#keepAlive = options.keepAlive ?? true;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#agent = new Agent({
+      connections: options.maxSockets ?? 10,
+      pipelining: this.#keepAlive ? 1 : 0,
+      keepAliveTimeout: 4_000,
+      connect: { timeout: Math.min(this.#timeoutMs, 10_000) },
+    });
+    this.#retry = {
+      retries: options.retries ?? 5,
+      deadlineMs: options.deadlineMs ?? 120_000,
+      minBackoffMs: options.minBackoffMs ?? 500,
+      maxBackoffMs: options.maxBackoffMs ?? 15_000,
+    };
+    this.#logger = (options.logger ?? silentLogger()).child({ module: 'api' });
+    this.#onResponse = options.onResponse;
+  }
+
+  /** Sends the request, retrying what is safe to retry; resolves with a 2xx response or throws an ApiError. */
+  async send(spec: RequestSpec): Promise<ApiResponse> {
+    const requestId = randomUUID();
+    const startedAt = performance.now();
+    return withRetries(
+      (attempt) => {
+        const remaining = this.#retry.deadlineMs - (performance.now() - startedAt);
+        return this.#attempt(spec, requestId, attempt, Math.max(1, Math.min(this.#timeoutMs, remaining)));
+      },
+      this.#retry,
+      (error, attempt, delayMs) => {
+        this.#logger.warn(
+          {
+            requestId,
+            method: spec.method,
+            path: spec.path,
+            attempt,
+            errorCode: error.code,
+            status: error.status,
+            delayMs,
+          },
+          'API call failed, retrying',
+        );
+      },
+    );
+  }
+
+  async #attempt(
+    spec: RequestSpec,
+    requestId: string,
+    attempt: number,
+    timeoutMs: number,
+  ): Promise<ApiResponse> {
+    const context: RequestContext = { method: spec.method, path: spec.path, route: spec.route, requestId };
+    const headers: Record<string, string> = { ...this.#headers, 'x-request-id': requestId };
+    let payload: string | undefined;
+    if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const started = performance.now();
+    let status: number | null = null;
+    try {
+      let text: string;
+      let responseHeaders: Record<string, string | string[] | undefined>;
+      try {
+        const response = await this.#agent.request({
+          origin: this.#origin,
+          path: `${this.#basePath}${spec.path}${buildQuery(spec.query)}`,
+          method: spec.method,
+          headers,
+          body: payload ?? null,
+          signal: controller.signal,
+          reset: !this.#keepAlive,
+          headersTimeout: timeoutMs + 1_000,
+          bodyTimeout: timeoutMs + 1_000,
+        });
+        status = response.statusCode;
+        responseHeaders = response.headers;
+        text = await response.body.text();
+      } catch (error) {
+        throw errorFromFailure(error, context, spec.idempotent, timedOut ? timeoutMs : null, this.#secret);
+      }
+      const body = parseJson(text);
+      if (status < 200 || status >= 300) {
+        throw errorFromResponse(status, body, responseHeaders, context, spec.idempotent, this.#secret);
+      }
+      if (body === undefined && text !== '') {
+        throw new SchemaError(
+          `${spec.method} ${spec.route}: response body is not JSON`,
+          { ...context, status },
+          '',
+        );
+      }
+      this.#report(spec, requestId, attempt, started, status);
+      return { status, body: body ?? null, context: { ...context, status } };
+    } catch (error) {
+      this.#report(spec, requestId, attempt, started, status, error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #report(
+    spec: RequestSpec,
+    requestId: string,
+    attempt: number,
+    started: number,
+    status: number | null,
+    error?: unknown,
+  ): void {
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    const errorCode = error instanceof ApiError ? error.code : error ? 'internal' : undefined;
+    this.#logger.debug(
+      {
+        requestId,
+        method: spec.method,
+        path: spec.path,
+        status,
+        durationMs,
+        attempt,
+        ...(errorCode ? { errorCode } : {}),
+      },
+      'API call',
+    );
+    if (this.#onResponse) {
+      try {
+        this.#onResponse({
+          method: spec.method,
+          path: spec.path,
+          route: spec.route,
+          status,
+          durationMs,
+          attempt,
+          ...(errorCode ? { errorCode } : {}),
+        });
+      } catch (hookError) {
+        this.#logger.warn({ err: hookError }, 'onResponse hook threw');
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
