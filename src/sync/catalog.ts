@@ -1,6 +1,158 @@
+import { performance } from 'node:perf_hooks';
+import type { ApiProduct } from '../api/schemas.js';
+import { describeError, isErpSyncError } from '../domain/errors.js';
+import { itemKeyString } from '../domain/records.js';
+import type { FingerprintPipeline, ProductLink } from '../store/index.js';
+import { batches } from './batches.js';
+import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
+import { isRefusedFingerprint, pricesMatch, stockMatches, type PriceValues } from './fingerprint.js';
+import { emptySummary } from './summary.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
-// Being built (issue 4); the signature is final.
-export async function runCatalog(_ctx: SyncContext, _options: RunOptions): Promise<RunSummary> {
-  throw new Error('the catalog pipeline is not implemented yet');
+export const CATALOG_CURSOR = 'catalog.products';
+
+/** One product or variant as the platform reports it, in the terms the fingerprints use. */
+interface PlatformItem {
+  key: string;
+  link: ProductLink;
+  stock: number | null | undefined;
+  prices: Partial<Record<keyof PriceValues, number | null>>;
+}
+
+function platformItems(product: ApiProduct): PlatformItem[] {
+  const base = { productId: product.id, platformUpdatedAt: product.updated_at };
+  const items: PlatformItem[] = [
+    {
+      key: product.sku,
+      link: { ...base, sku: product.sku, variantSku: null, variantId: null },
+      // A variable product's own stock is the sum of its variants: never pushed, never compared.
+      stock: product.type === 'variable' ? undefined : product.stock_quantity,
+      prices: {
+        price: product.price,
+        salePrice: product.sale_price,
+        costPrice: product.cost_price,
+        vatRate: product.vat_rate,
+      },
+    },
+  ];
+  for (const variant of product.variants ?? []) {
+    if (!variant.sku) continue;
+    items.push({
+      key: itemKeyString({ sku: product.sku, variantSku: variant.sku }),
+      link: { ...base, sku: product.sku, variantSku: variant.sku, variantId: variant.id },
+      stock: variant.stock_quantity,
+      prices: {
+        price: variant.price,
+        salePrice: variant.sale_price,
+        costPrice: product.cost_price,
+        vatRate: product.vat_rate,
+      },
+    });
+  }
+  return items;
+}
+
+/**
+ * Platform -> store. Reads products changed since the cursor (less an overlap window), keeps the
+ * product links, and compares what the platform holds with our acknowledged fingerprints:
+ * equal is the echo of our own push (nothing to do); different is a change made on the platform,
+ * so the fingerprint is dropped and the next scan re-asserts the ERP value. A SKU we had marked
+ * "not on the platform" that shows up is cleared and pushed by the next scan.
+ */
+export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  const { store, config } = ctx;
+  const started = performance.now();
+  const scanStartedAt = Date.now();
+  const summary = emptySummary('catalog', options);
+  summary.extra = { links: 0, changedOnPlatform: 0, appeared: 0 };
+  const requestsBefore = { ...ctx.requests };
+  const log = ctx.logger.child({ pipeline: 'catalog' });
+  const previous = store.cursors.get(CATALOG_CURSOR);
+  const from = options.full ? undefined : scanFrom(previous, config.sync.catalog.overlapSeconds);
+  const tracker = new CursorTracker();
+  const runId = options.dryRun ? undefined : store.runs.start('catalog', { ...options, from: from ?? null });
+
+  try {
+    const products = ctx.client.products.iterate(from ? { updated_after: from } : {});
+    for await (const page of batches(products, config.sync.catalog.perPage)) {
+      if (ctx.signal?.aborted) throw new Error('interrupted');
+      summary.read += page.length;
+      for (const product of page) tracker.see(product.updated_at);
+      handlePage(ctx, options, page, summary);
+      ctx.onProgress?.({ pipeline: 'catalog', read: summary.read, sent: 0, applied: summary.applied });
+    }
+    // Acknowledge before forgetting: the cursor moves only after every page was handled.
+    const next = tracker.next(previous, scanStartedAt);
+    if (!options.dryRun && next && next !== previous) store.cursors.set(CATALOG_CURSOR, next);
+    summary.extra.cursor = next ? Date.parse(next) / 1000 : 0;
+  } catch (error) {
+    summary.error = describeError(error);
+    summary.fatal = isErpSyncError(error) && error.fatal;
+    log.error({ err: summary.error }, summary.fatal ? 'run stopped' : 'run failed');
+  } finally {
+    summary.requests = ctx.requests.total - requestsBefore.total;
+    summary.writeRequests = ctx.requests.writes - requestsBefore.writes;
+    summary.seconds = (performance.now() - started) / 1000;
+    if (runId !== undefined) {
+      store.runs.finish(
+        runId,
+        summary.error === undefined ? { counts: summary } : { counts: summary, error: summary.error },
+      );
+    }
+    ctx.onProgress?.({
+      pipeline: 'catalog',
+      read: summary.read,
+      sent: 0,
+      applied: summary.applied,
+      done: true,
+    });
+  }
+  return summary;
+}
+
+function handlePage(ctx: SyncContext, options: RunOptions, page: ApiProduct[], summary: RunSummary): void {
+  const { store } = ctx;
+  const links = store.productLinks.getMany(page.map((product) => ({ sku: product.sku })));
+  // De-duplicate by (id, updated_at): the overlap window re-reads products already handled.
+  const fresh = options.full ? page : page.filter((product) => !alreadySeen(links.get(product.sku), product));
+  summary.unchanged += page.length - fresh.length;
+  if (fresh.length === 0) return;
+
+  const items = fresh.flatMap(platformItems);
+  const keys = items.map((item) => item.key);
+  const appeared: Record<FingerprintPipeline, string[]> = { stock: [], prices: [] };
+  const changed: Record<FingerprintPipeline, string[]> = { stock: [], prices: [] };
+  const fingerprints = {
+    stock: store.fingerprints.getMany('stock', keys),
+    prices: store.fingerprints.getMany('prices', keys),
+  };
+  for (const item of items) {
+    for (const pipeline of ['stock', 'prices'] as const) {
+      const fingerprint = fingerprints[pipeline].get(item.key);
+      if (!fingerprint) continue;
+      if (fingerprint.missing) appeared[pipeline].push(item.key);
+      else if (fingerprint.hash === '') continue;
+      // A refused value is retried once the product changed on the platform (it may accept it now).
+      else if (isRefusedFingerprint(fingerprint.hash)) changed[pipeline].push(item.key);
+      else if (pipeline === 'stock') {
+        if (item.stock !== undefined && !stockMatches(fingerprint.hash, item.stock))
+          changed.stock.push(item.key);
+      } else if (!pricesMatch(fingerprint.hash, item.prices)) changed.prices.push(item.key);
+    }
+  }
+  summary.applied += fresh.length;
+  summary.extra.links! += items.length;
+  summary.extra.appeared! += appeared.stock.length + appeared.prices.length;
+  summary.extra.changedOnPlatform! += changed.stock.length + changed.prices.length;
+  if (options.dryRun) return;
+  store.transaction(() => {
+    store.productLinks.upsertMany(items.map((item) => item.link));
+    for (const pipeline of ['stock', 'prices'] as const) {
+      if (appeared[pipeline].length) {
+        store.fingerprints.clearMissing(pipeline, appeared[pipeline]);
+        store.rejects.resolveMany(pipeline, appeared[pipeline]);
+      }
+      if (changed[pipeline].length) store.fingerprints.delete(pipeline, changed[pipeline]);
+    }
+  });
 }

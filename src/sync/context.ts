@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { createApiClient } from '../api/createApiClient.js';
 import type { Config } from '../config.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
-import { openStore } from '../store/openStore.js';
+import { openStore } from '../store/index.js';
 import type { ReservationSource, RequestCounter, SyncContext } from './types.js';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -23,6 +23,7 @@ export function createSyncContext(
   const client = createApiClient({
     baseUrl: config.api.baseUrl,
     apiKey: config.api.apiKey,
+    authHeader: config.api.authHeader,
     timeoutMs: config.api.timeoutMs,
     maxSockets: config.api.maxSockets,
     retries: config.api.retries,
@@ -59,6 +60,6 @@ export async function closeSyncContext(ctx: SyncContext): Promise<void> {
     await ctx.erp.close();
   } finally {
     ctx.store.close();
-    await (ctx.client as { close?: () => Promise<void> | void }).close?.();
+    await ctx.client.close();
   }
 }

@@ -1,6 +1,56 @@
+import type { BulkPriceItem } from '../api/inputs.js';
+import { LIMITS } from '../domain/limits.js';
+import { itemKeyString, type PriceRecord } from '../domain/records.js';
+import { priceFingerprint } from './fingerprint.js';
+import { runPush, type PushItem } from './pushPipeline.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
-// Being built (issue 4); the signature is final.
-export async function runPrices(_ctx: SyncContext, _options: RunOptions): Promise<RunSummary> {
-  throw new Error('the prices pipeline is not implemented yet');
+export function validatePrices(record: PriceRecord): string | null {
+  if (!record.sku) return 'sku is required';
+  const fields = [record.price, record.salePrice, record.costPrice, record.vatRate];
+  if (fields.every((value) => value === undefined))
+    return 'no price field (price, sale_price, cost_price, vat_rate)';
+  for (const [name, value] of [
+    ['price', record.price],
+    ['sale_price', record.salePrice],
+    ['cost_price', record.costPrice],
+  ] as const) {
+    if (value !== undefined && (!Number.isFinite(value) || value < 0)) return `${name} must be a number >= 0`;
+  }
+  const vat = record.vatRate;
+  if (vat !== undefined && (!Number.isInteger(vat) || vat < LIMITS.vatRateMin || vat > LIMITS.vatRateMax)) {
+    return `vat_rate must be an integer from ${LIMITS.vatRateMin} to ${LIMITS.vatRateMax}`;
+  }
+  return null;
+}
+
+function toWire(record: PriceRecord): BulkPriceItem {
+  const wire: BulkPriceItem = { sku: record.sku };
+  if (record.variantSku) wire.variant_sku = record.variantSku;
+  if (record.price !== undefined) wire.price = record.price;
+  if (record.salePrice !== undefined) wire.sale_price = record.salePrice;
+  if (record.costPrice !== undefined) wire.cost_price = record.costPrice;
+  if (record.vatRate !== undefined) wire.vat_rate = record.vatRate;
+  return wire;
+}
+
+/** ERP prices -> platform; only the fields the ERP gives are sent (and fingerprinted). */
+export async function runPrices(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runPush<PriceRecord, BulkPriceItem>(ctx, options, {
+    pipeline: 'prices',
+    rows: () => ctx.erp.prices(),
+    validate: validatePrices,
+    prepare: async (records) =>
+      records.map((record): PushItem<BulkPriceItem> => ({
+        key: itemKeyString(record),
+        hash: priceFingerprint(record),
+        wire: toWire(record),
+      })),
+    send: async (items) => {
+      const result = await ctx.client.products.bulkPrices(items);
+      return {
+        notFound: result.notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
+      };
+    },
+  });
 }

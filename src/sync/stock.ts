@@ -1,6 +1,45 @@
+import type { BulkStockItem } from '../api/inputs.js';
+import { LIMITS } from '../domain/limits.js';
+import { itemKeyString, type StockRecord } from '../domain/records.js';
+import { stockFingerprint } from './fingerprint.js';
+import { runPush, type PushItem } from './pushPipeline.js';
+import { createSafetyBuffer, pushedQuantity } from './safetyBuffer.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
-// Being built (issue 4); the signature is final.
-export async function runStock(_ctx: SyncContext, _options: RunOptions): Promise<RunSummary> {
-  throw new Error('the stock pipeline is not implemented yet');
+export function validateStock(record: StockRecord): string | null {
+  if (!record.sku) return 'sku is required';
+  if (!Number.isInteger(record.quantity)) return `quantity must be an integer, got ${record.quantity}`;
+  if (record.quantity < LIMITS.stockQuantityMin)
+    return `quantity must be at least ${LIMITS.stockQuantityMin}`;
+  return null;
+}
+
+/**
+ * ERP stock -> platform, always as an absolute quantity (a replayed batch changes nothing).
+ * Pushed = ERP quantity - units held by platform orders not yet in the ERP - safety buffer, >= 0.
+ */
+export async function runStock(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  const buffer = createSafetyBuffer(ctx.config.sync.safetyBuffer);
+  return runPush<StockRecord, BulkStockItem>(ctx, options, {
+    pipeline: 'stock',
+    rows: () => ctx.erp.stock(),
+    validate: validateStock,
+    prepare: async (records) => {
+      const keys = records.map(itemKeyString);
+      const held = ctx.reservations && keys.length ? await ctx.reservations.unitsHeld(keys) : undefined;
+      return records.map((record, index): PushItem<BulkStockItem> => {
+        const key = keys[index]!;
+        const quantity = pushedQuantity(record.quantity, held?.get(key) ?? 0, buffer(record));
+        const wire: BulkStockItem = { sku: record.sku, quantity };
+        if (record.variantSku) wire.variant_sku = record.variantSku;
+        return { key, hash: stockFingerprint(quantity), wire };
+      });
+    },
+    send: async (items) => {
+      const result = await ctx.client.products.bulkStock(items);
+      return {
+        notFound: result.notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
+      };
+    },
+  });
 }

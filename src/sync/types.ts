@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ApiClient } from '../api/createApiClient.js';
 import type { Config } from '../config.js';
 import type { ErpAdapter } from '../erp/ErpAdapter.js';
-import type { Store } from '../store/openStore.js';
+import type { Store } from '../store/index.js';
 
 /**
  * Units of platform orders not yet reflected in the ERP, per item key (`itemKeyString`).

@@ -1,0 +1,66 @@
+import type { PriceRecord } from '../domain/records.js';
+
+/**
+ * Fingerprints are short canonical strings of the values the platform acknowledged, not opaque
+ * digests: the catalog compares them field by field with what the platform reports (no echo).
+ */
+
+/** Prefix of a fingerprint recording a value the platform refused: not resent until it changes. */
+export const REFUSED_PREFIX = '!';
+
+export function stockFingerprint(quantity: number): string {
+  return `q=${quantity}`;
+}
+
+export type PriceValues = Pick<PriceRecord, 'price' | 'salePrice' | 'costPrice' | 'vatRate'>;
+
+const PRICE_FIELDS = [
+  ['p', 'price'],
+  ['s', 'salePrice'],
+  ['c', 'costPrice'],
+  ['v', 'vatRate'],
+] as const;
+
+/** Only the fields the ERP sends are part of it: absent fields are left alone on the platform. */
+export function priceFingerprint(values: PriceValues): string {
+  const parts: string[] = [];
+  for (const [short, field] of PRICE_FIELDS) {
+    const value = values[field];
+    if (value !== undefined && value !== null) parts.push(`${short}=${Number(value)}`);
+  }
+  return parts.join('|');
+}
+
+export function refusedFingerprint(hash: string): string {
+  return REFUSED_PREFIX + hash;
+}
+
+export function isRefusedFingerprint(hash: string): boolean {
+  return hash.startsWith(REFUSED_PREFIX);
+}
+
+/** Money compared to the cent: a platform that rounds must not look like a platform-side change. */
+function sameNumber(a: number | null | undefined, b: number): boolean {
+  return typeof a === 'number' && Math.abs(a - b) < 0.005;
+}
+
+/** True when the platform's stock equals the acknowledged fingerprint (our own push, an echo). */
+export function stockMatches(hash: string, platformQuantity: number | null | undefined): boolean {
+  const match = /^q=(-?\d+)$/.exec(hash);
+  return match !== null && platformQuantity === Number(match[1]);
+}
+
+/** True when every field in the fingerprint equals the platform's value. */
+export function pricesMatch(
+  hash: string,
+  platform: Partial<Record<keyof PriceValues, number | null>>,
+): boolean {
+  if (hash === '' || isRefusedFingerprint(hash)) return false;
+  for (const part of hash.split('|')) {
+    const [short, raw] = part.split('=');
+    const field = PRICE_FIELDS.find(([s]) => s === short)?.[1];
+    if (!field || raw === undefined) return false;
+    if (!sameNumber(platform[field], Number(raw))) return false;
+  }
+  return true;
+}
