@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { toPlatformOrder } from '../../../src/api/mappers.js';
+import { apiOrderSchema } from '../../../src/api/schemas.js';
+
+const wire = {
+  id: 12,
+  number: 1012,
+  status: 'shipped',
+  payment_status: 'paid',
+  currency: 'RON',
+  source_order_id: 'ERP-9',
+  customer_id: 4,
+  customer: { id: 4, name: 'Ion', email: 'ion@example.com', company_name: 'SRL', cui: 'RO1', reg_com: 'J1' },
+  items: [
+    {
+      product_id: 1,
+      variant_id: 2,
+      sku: 'A',
+      name: 'Mug',
+      quantity: 2,
+      unit_price: 10,
+      tax_rate: 19,
+      total: 20,
+    },
+  ],
+  subtotal: 20,
+  shipping_total: 5,
+  discount_total: 1,
+  tax_total: 3.19,
+  total: 24,
+  awb: { number: 'TEST123', courier: 'fan', cod_amount: 0 },
+  invoice: { series: 'INV', number: 7, total: 24 },
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-02T00:00:00Z',
+  marketplace: 'emag',
+};
+
+describe('toPlatformOrder', () => {
+  it('maps wire fields to the domain order and keeps the record as received', () => {
+    const order = toPlatformOrder(apiOrderSchema.parse(wire));
+    expect(order).toMatchObject({
+      id: 12,
+      number: '1012',
+      status: 'shipped',
+      paymentStatus: 'paid',
+      sourceOrderId: 'ERP-9',
+      customer: {
+        id: 4,
+        name: 'Ion',
+        email: 'ion@example.com',
+        phone: null,
+        companyName: 'SRL',
+        cui: 'RO1',
+        regCom: 'J1',
+      },
+      items: [
+        {
+          productId: 1,
+          variantId: 2,
+          sku: 'A',
+          name: 'Mug',
+          quantity: 2,
+          unitPrice: 10,
+          taxRate: 19,
+          total: 20,
+        },
+      ],
+      subtotal: 20,
+      shippingTotal: 5,
+      discountTotal: 1,
+      taxTotal: 3.19,
+      total: 24,
+      awbNumber: 'TEST123',
+      invoiceNumber: '7',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-02T00:00:00Z',
+    });
+    expect(order.raw).toEqual(wire);
+  });
+
+  it('falls back to customer_id and nulls when the customer object and documents are absent', () => {
+    const order = toPlatformOrder(
+      apiOrderSchema.parse({ ...wire, customer: null, awb: null, invoice: null, source_order_id: null }),
+    );
+    expect(order.customer).toEqual({
+      id: 4,
+      name: '',
+      email: null,
+      phone: null,
+      companyName: null,
+      cui: null,
+      regCom: null,
+    });
+    expect(order.awbNumber).toBeNull();
+    expect(order.invoiceNumber).toBeNull();
+    expect(order.sourceOrderId).toBeNull();
+  });
+});
