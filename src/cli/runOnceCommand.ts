@@ -1,4 +1,106 @@
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { getPipeline, pipelineNames } from '../sync/registry.js';
+import { formatSummaryTable } from '../sync/summary.js';
+import type { RunSummary } from '../sync/types.js';
+import { createProgressReporter } from './progress.js';
 
-// Placeholder: filled in by the issue that owns this command.
-export function registerRunOnceCommand(_program: Command): void {}
+export interface RunOnceOptions {
+  configFile?: string;
+  only?: string[];
+  full: boolean;
+  dryRun: boolean;
+  json: boolean;
+}
+
+/** Runs the pipelines inline, one after the other; a fatal error stops the rest. Returns the exit code. */
+export async function runOnce(options: RunOnceOptions): Promise<number> {
+  const names = options.only?.length ? options.only : pipelineNames();
+  const unknown = names.filter((name) => !getPipeline(name));
+  if (unknown.length) {
+    process.stderr.write(
+      `erp-sync: unknown pipeline(s) ${unknown.join(', ')}; known: ${pipelineNames().join(', ')}\n`,
+    );
+    return 64;
+  }
+  const config = loadConfig({ file: options.configFile });
+  const logger = createLogger({ level: config.log.level });
+  const progress = createProgressReporter({ tty: Boolean(process.stderr.isTTY) && !options.json, logger });
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const ctx = createSyncContext(config, logger, {
+    onProgress: (event) => progress.onProgress(event),
+    signal: abort.signal,
+  });
+  const summaries: RunSummary[] = [];
+  try {
+    for (const name of names) {
+      const summary = await getPipeline(name)!(ctx, { full: options.full, dryRun: options.dryRun });
+      summaries.push(summary);
+      if (summary.fatal || abort.signal.aborted) break;
+    }
+  } finally {
+    progress.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await closeSyncContext(ctx);
+  }
+
+  if (options.json) process.stdout.write(`${JSON.stringify({ summaries }, null, 2)}\n`);
+  else process.stdout.write(`${formatSummaryTable(summaries)}\n${formatPreviews(summaries)}`);
+  const fatal = summaries.find((summary) => summary.fatal);
+  if (fatal) {
+    process.stderr.write(
+      `erp-sync: ${fatal.pipeline} stopped: ${fatal.error}\n${hintFor(fatal.error ?? '')}`,
+    );
+    return 2;
+  }
+  return summaries.some((summary) => summary.error) ? 1 : 0;
+}
+
+function formatPreviews(summaries: RunSummary[]): string {
+  let out = '';
+  for (const summary of summaries) {
+    if (!summary.dryRun || !summary.preview?.length) continue;
+    out += `\n${summary.pipeline}: would send ${summary.sent} item(s) in ${summary.extra.batches ?? 0} request(s); the first ${summary.preview.length}:\n`;
+    out += summary.preview.map((item) => `  ${JSON.stringify(item)}`).join('\n') + '\n';
+  }
+  return out;
+}
+
+function hintFor(error: string): string {
+  if (error.startsWith('api_auth')) {
+    return 'erp-sync: the platform refused the API key; check api.apiKey (or CMS_API_KEY) and the account, then run again.\n';
+  }
+  return '';
+}
+
+export function registerRunOnceCommand(program: Command): void {
+  program
+    .command('run-once')
+    .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
+    .option('--only <pipelines>', `comma-separated subset of: ${pipelineNames().join(', ')}`)
+    .option('--full', 'ignore fingerprints and send everything', false)
+    .option('--dry-run', 'send and write nothing; show what would be sent', false)
+    .option('--json', 'print the summaries as JSON', false)
+    .action(
+      async (flags: { only?: string; full: boolean; dryRun: boolean; json: boolean }, command: Command) => {
+        const globals = command.optsWithGlobals<{ config?: string }>();
+        process.exitCode = await runOnce({
+          configFile: globals.config,
+          only: flags.only
+            ?.split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+          full: flags.full,
+          dryRun: flags.dryRun,
+          json: flags.json,
+        });
+      },
+    );
+}

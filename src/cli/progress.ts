@@ -1,0 +1,77 @@
+import cliProgress from 'cli-progress';
+import type { Logger } from 'pino';
+import type { ProgressEvent } from '../sync/types.js';
+
+export interface ProgressReporter {
+  onProgress(event: ProgressEvent): void;
+  stop(): void;
+}
+
+export interface ProgressOptions {
+  /** A terminal gets a live line; anything else gets a log line every intervalMs. */
+  tty: boolean;
+  stream?: NodeJS.WritableStream;
+  logger: Logger;
+  intervalMs?: number;
+}
+
+/** Progress of long runs: a live line on a terminal, periodic log lines otherwise. */
+export function createProgressReporter(options: ProgressOptions): ProgressReporter {
+  return options.tty ? barReporter(options) : logReporter(options);
+}
+
+function barReporter(options: ProgressOptions): ProgressReporter {
+  let bar: cliProgress.SingleBar | undefined;
+  let current = '';
+  const stop = (): void => {
+    bar?.stop();
+    bar = undefined;
+  };
+  return {
+    onProgress(event) {
+      if (event.pipeline !== current) {
+        stop();
+        current = event.pipeline;
+      }
+      const payload = {
+        pipeline: event.pipeline,
+        read: event.read,
+        sent: event.sent,
+        applied: event.applied,
+      };
+      if (!bar) {
+        bar = new cliProgress.SingleBar(
+          {
+            format: '{pipeline} | read {read} | sent {sent} | applied {applied} | {duration_formatted}',
+            stream: options.stream ?? process.stderr,
+            hideCursor: true,
+            clearOnComplete: false,
+            fps: 5,
+          },
+          cliProgress.Presets.shades_classic,
+        );
+        bar.start(1, 0, payload);
+      }
+      bar.update(0, payload);
+      if (event.done) stop();
+    },
+    stop,
+  };
+}
+
+function logReporter(options: ProgressOptions): ProgressReporter {
+  const interval = options.intervalMs ?? 10_000;
+  let last = Date.now();
+  return {
+    onProgress(event) {
+      const now = Date.now();
+      if (event.done || now - last < interval) return;
+      last = now;
+      options.logger.info(
+        { read: event.read, sent: event.sent, applied: event.applied },
+        `${event.pipeline}: in progress`,
+      );
+    },
+    stop() {},
+  };
+}
