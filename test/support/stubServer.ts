@@ -23,6 +23,8 @@ export interface StubServer {
   /** Base URL ending in `/api/v2`. */
   url: string;
   requests: StubRequest[];
+  /** TCP connections accepted so far. */
+  connections(): number;
   /** Replaces the handler (the default answers 404). */
   handle(handler: StubHandler): void;
   close(): Promise<void>;
@@ -34,6 +36,7 @@ export async function startStubServer(handler?: StubHandler): Promise<StubServer
     handler ?? (() => ({ status: 404, json: { error: 'not_found', message: 'no route' } }));
   const requests: StubRequest[] = [];
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const stalled = new Set<ServerResponse>();
 
   const server: Server = createServer((req, res) => {
@@ -60,6 +63,7 @@ export async function startStubServer(handler?: StubHandler): Promise<StubServer
     });
   });
   server.on('connection', (socket) => {
+    accepted++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -69,6 +73,7 @@ export async function startStubServer(handler?: StubHandler): Promise<StubServer
   return {
     url: `http://127.0.0.1:${port}/api/v2`,
     requests,
+    connections: () => accepted,
     handle(next) {
       current = next;
     },

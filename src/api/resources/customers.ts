@@ -14,7 +14,7 @@ export interface CustomersApi {
 }
 
 export function customersApi(transport: Transport): CustomersApi {
-  const list = (query: SearchQuery = {}) => {
+  const list = async (query: SearchQuery = {}) => {
     checkListQuery('customers.list', query);
     return callList(transport, apiCustomerSchema, get('/customers', '/customers', query));
   };
@@ -25,11 +25,11 @@ export function customersApi(transport: Transport): CustomersApi {
         (page) => list({ ...query, page, per_page: ITERATE_PER_PAGE }),
         (customer) => customer.id,
       ),
-    get: (id) => {
+    get: async (id) => {
       assertId('customers.get', id);
       return callSingle(transport, apiCustomerSchema, get(`/customers/${id}`, '/customers/{id}'));
     },
-    update: (id, input) => {
+    update: async (id, input) => {
       assertId('customers.update', id);
       checkCustomerUpdate(input);
       return callSingle(transport, apiCustomerSchema, {

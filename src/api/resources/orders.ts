@@ -38,7 +38,7 @@ function documentOf(data: unknown, key: 'awb' | 'invoice'): unknown {
 }
 
 export function ordersApi(transport: Transport): OrdersApi {
-  const list = (query: OrderListQuery = {}) => {
+  const list = async (query: OrderListQuery = {}) => {
     checkListQuery('orders.list', query, ORDER_STATUSES);
     return callList(transport, apiOrderSchema, get('/orders', '/orders', query));
   };
@@ -49,11 +49,11 @@ export function ordersApi(transport: Transport): OrdersApi {
         (page) => list({ ...query, page, per_page: ITERATE_PER_PAGE }),
         (order) => order.id,
       ),
-    get: (id) => {
+    get: async (id) => {
       assertId('orders.get', id);
       return callSingle(transport, apiOrderSchema, get(`/orders/${id}`, '/orders/{id}'));
     },
-    create: (input) => {
+    create: async (input) => {
       checkOrderCreate(input);
       return callSingle(transport, apiOrderSchema, {
         method: 'POST',
@@ -63,7 +63,7 @@ export function ordersApi(transport: Transport): OrdersApi {
         idempotent: false,
       });
     },
-    update: (id, input) => {
+    update: async (id, input) => {
       assertId('orders.update', id);
       checkOrderUpdate(input);
       return callSingle(transport, apiOrderSchema, {

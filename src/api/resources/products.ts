@@ -46,11 +46,11 @@ function stockKey(item: ApiStockItem): string {
 }
 
 export function productsApi(transport: Transport): ProductsApi {
-  const list = (query: ProductListQuery = {}) => {
+  const list = async (query: ProductListQuery = {}) => {
     checkListQuery('products.list', query, PRODUCT_STATUSES);
     return callList(transport, apiProductSchema, get('/products', '/products', query));
   };
-  const stockList = (query: SearchQuery = {}) => {
+  const stockList = async (query: SearchQuery = {}) => {
     checkListQuery('products.stockList', query);
     return callList(
       transport,
@@ -65,11 +65,11 @@ export function productsApi(transport: Transport): ProductsApi {
         (page) => list({ ...query, page, per_page: ITERATE_PER_PAGE }),
         (product) => product.id,
       ),
-    get: (id) => {
+    get: async (id) => {
       assertId('products.get', id);
       return callSingle(transport, apiProductSchema, get(`/products/${id}`, '/products/{id}'));
     },
-    create: (input) => {
+    create: async (input) => {
       checkProductCreate(input);
       return callSingle(transport, apiProductSchema, {
         method: 'POST',
@@ -79,7 +79,7 @@ export function productsApi(transport: Transport): ProductsApi {
         idempotent: false,
       });
     },
-    update: (id, input) => {
+    update: async (id, input) => {
       assertId('products.update', id);
       checkProductUpdate(input);
       return callSingle(transport, apiProductSchema, {
@@ -90,7 +90,7 @@ export function productsApi(transport: Transport): ProductsApi {
         idempotent: true,
       });
     },
-    updatePrice: (id, input) => {
+    updatePrice: async (id, input) => {
       assertId('products.updatePrice', id);
       checkPriceUpdate(input);
       return callSingle(transport, apiProductSchema, {
@@ -101,7 +101,7 @@ export function productsApi(transport: Transport): ProductsApi {
         idempotent: true,
       });
     },
-    updateStock: (id, input, variantId) => {
+    updateStock: async (id, input, variantId) => {
       assertId('products.updateStock', id);
       checkStockUpdate(input, variantId);
       // A delta applied twice is two changes; only an absolute quantity may be repeated.
@@ -114,7 +114,7 @@ export function productsApi(transport: Transport): ProductsApi {
         idempotent,
       });
     },
-    bulkPrices: (items) => {
+    bulkPrices: async (items) => {
       checkBulkPrices(items);
       return callBulk(transport, {
         method: 'PATCH',
@@ -124,7 +124,7 @@ export function productsApi(transport: Transport): ProductsApi {
         idempotent: true,
       });
     },
-    bulkStock: (items) => {
+    bulkStock: async (items) => {
       checkBulkStock(items);
       return callBulk(transport, {
         method: 'PATCH',

@@ -26,7 +26,7 @@ export function listApi<S extends z.ZodType>(
   schema: S,
 ): ListApi<z.output<S>> {
   return {
-    list: (query = {}) => {
+    list: async (query = {}) => {
       checkListQuery(`${name}.list`, query);
       return callList(transport, schema, get(path, path, query));
     },
@@ -47,7 +47,7 @@ export function readApi<S extends z.ZodType<{ id: number }>>(
         (page) => list({ page, per_page: ITERATE_PER_PAGE }),
         (record) => record.id,
       ),
-    get: (id) => {
+    get: async (id) => {
       assertId(`${name}.get`, id);
       return callSingle(transport, schema, get(`${path}/${id}`, `${path}/{id}`));
     },

@@ -17,7 +17,7 @@ export interface TagsApi {
 }
 
 export function tagsApi(transport: Transport): TagsApi {
-  const link = (action: 'attach' | 'detach') => (id: number, productIds: number[]) => {
+  const link = (action: 'attach' | 'detach') => async (id: number, productIds: number[]) => {
     assertId(`tags.${action}`, id);
     checkProductIds(`tags.${action}`, productIds);
     return callSingle(transport, apiObjectSchema, {
@@ -29,11 +29,11 @@ export function tagsApi(transport: Transport): TagsApi {
     });
   };
   return {
-    list: (query = {}) => {
+    list: async (query = {}) => {
       checkListQuery('tags.list', query);
       return callList(transport, apiTagSchema, get('/tags', '/tags', query));
     },
-    create: (input) => {
+    create: async (input) => {
       checkTag(input, true);
       return callSingle(transport, apiTagSchema, {
         method: 'POST',
@@ -43,7 +43,7 @@ export function tagsApi(transport: Transport): TagsApi {
         idempotent: false,
       });
     },
-    update: (id, input) => {
+    update: async (id, input) => {
       assertId('tags.update', id);
       checkTag(input, false);
       return callSingle(transport, apiTagSchema, {

@@ -1,0 +1,203 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ClientValidationError,
+  SchemaError,
+  createApiClient,
+  type ApiClient,
+} from '../../../src/api/index.js';
+import { VERSION } from '../../../src/version.js';
+import { pageOf, startStubServer, type StubServer } from '../../support/stubServer.js';
+import { orderRecord, productRecord } from './records.js';
+
+const KEY = 'cms_stub_0123456789abcdef';
+let stub: StubServer;
+let client: ApiClient;
+
+beforeAll(async () => {
+  stub = await startStubServer();
+  client = createApiClient({ baseUrl: stub.url, apiKey: KEY, retries: 0 });
+});
+afterEach(() => {
+  stub.requests.length = 0;
+});
+afterAll(async () => {
+  await client.close();
+  await stub.close();
+});
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+describe('bulk results in every plausible shape', () => {
+  it('counts updated given as a number', async () => {
+    stub.handle(() => ({ json: { data: { updated: 2, not_found: [] } } }));
+    expect(
+      await client.products.bulkStock([
+        { sku: 'A', quantity: 1 },
+        { sku: 'B', quantity: 2 },
+      ]),
+    ).toEqual({
+      updated: 2,
+      notFound: [],
+    });
+    expect(stub.requests[0]).toMatchObject({ method: 'PATCH', path: '/products/stock/bulk' });
+    expect(stub.requests[0]?.body).toEqual({
+      items: [
+        { sku: 'A', quantity: 1 },
+        { sku: 'B', quantity: 2 },
+      ],
+    });
+  });
+
+  it('counts updated given as a list of records', async () => {
+    stub.handle(() => ({ json: { data: { updated: [{ id: 1 }, { id: 2 }, { id: 3 }], not_found: [] } } }));
+    expect((await client.products.bulkPrices([{ id: 1, price: 3 }])).updated).toBe(3);
+  });
+
+  it('reads not_found as strings, numbers and objects', async () => {
+    stub.handle(() => ({
+      json: { data: { updated: 0, not_found: ['GONE', 99, { sku: 'X', variant_sku: 'X-L' }] } },
+    }));
+    const result = await client.products.bulkStock([{ sku: 'GONE', quantity: 1 }]);
+    expect(result.notFound).toEqual([{ sku: 'GONE' }, { id: 99 }, { sku: 'X', variant_sku: 'X-L' }]);
+  });
+});
+
+describe('lists', () => {
+  it('iterates a newest-first list and an oldest-first list to the same set', async () => {
+    const ascending = Array.from({ length: 250 }, (_, i) => orderRecord(i + 1));
+    for (const records of [ascending, [...ascending].reverse()]) {
+      stub.handle((req) => ({
+        json: pageOf(records, Number(req.query.get('page')), Number(req.query.get('per_page'))),
+      }));
+      const ids = (await collect(client.orders.iterate())).map((o) => o.id);
+      expect(ids).toHaveLength(250);
+      expect(new Set(ids).size).toBe(250);
+    }
+    expect(stub.requests.every((r) => r.query.get('per_page') === '100')).toBe(true);
+  });
+
+  it('misses nothing and repeats nothing when orders arrive at the front while walking', async () => {
+    const records = Array.from({ length: 120 }, (_, i) => orderRecord(120 - i)); // newest first
+    let next = 121;
+    stub.handle((req) => {
+      const page = Number(req.query.get('page'));
+      const reply = pageOf(records, page, Number(req.query.get('per_page')));
+      for (let i = 0; i < 30; i++) records.unshift(orderRecord(next++));
+      return { json: reply };
+    });
+    const ids = (await collect(client.orders.iterate())).map((o) => o.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let id = 1; id <= 120; id++) expect(ids).toContain(id);
+  });
+
+  it('follows products appended at the end while walking', async () => {
+    const records = Array.from({ length: 150 }, (_, i) => productRecord(i + 1));
+    stub.handle((req) => {
+      const reply = pageOf(records, Number(req.query.get('page')), Number(req.query.get('per_page')));
+      if (records.length === 150)
+        records.push(...Array.from({ length: 100 }, (_, i) => productRecord(records.length + i + 1)));
+      return { json: reply };
+    });
+    const ids = (await collect(client.products.iterate({ status: 'active' }))).map((p) => p.id);
+    expect(ids).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+    expect(stub.requests[0]?.query.get('status')).toBe('active');
+  });
+
+  it('keeps unknown extra fields on records', async () => {
+    stub.handle(() => ({ json: { data: productRecord(5, { warehouse: { code: 'W1' } }), extra: true } }));
+    const product = await client.products.get(5);
+    expect(product.warehouse).toEqual({ code: 'W1' });
+    expect(stub.requests[0]?.path).toBe('/products/5');
+  });
+});
+
+describe('schema drift', () => {
+  it('names the endpoint and the field that drifted', async () => {
+    stub.handle(() => ({ json: pageOf([productRecord(1), productRecord(2, { sku: 17 })], 1, 50) }));
+    const error = await client.products.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).endpoint).toBe('GET /products');
+    expect((error as SchemaError).field).toBe('data.1.sku');
+  });
+
+  it('reports a non-JSON success body as drift', async () => {
+    stub.handle(() => ({ text: '<html>proxy</html>' }));
+    await expect(client.account.get()).rejects.toBeInstanceOf(SchemaError);
+  });
+});
+
+describe('requests', () => {
+  it('sends the key as a Bearer token with the erp-sync User-Agent and a request id', async () => {
+    stub.handle(() => ({ json: { data: { name: 'Demo SRL' } } }));
+    expect(await client.account.get()).toEqual({ name: 'Demo SRL' });
+    const headers = stub.requests[0]?.headers ?? {};
+    expect(headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(headers['x-api-key']).toBeUndefined();
+    expect(headers['user-agent']).toBe(`erp-sync/${VERSION}`);
+    expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends the key as X-Api-Key when asked', async () => {
+    const other = createApiClient({
+      baseUrl: stub.url,
+      apiKey: KEY,
+      authHeader: 'x-api-key',
+      userAgent: 'custom/1',
+    });
+    stub.handle(() => ({ json: { data: {} } }));
+    await other.stats.get();
+    await other.close();
+    expect(stub.requests[0]?.headers['x-api-key']).toBe(KEY);
+    expect(stub.requests[0]?.headers.authorization).toBeUndefined();
+    expect(stub.requests[0]?.headers['user-agent']).toBe('custom/1');
+  });
+
+  it('makes no request for invalid input', async () => {
+    stub.handle(() => ({ json: { data: { updated: 1, not_found: [] } } }));
+    const error = await client.products
+      .bulkStock([
+        { sku: 'A', quantity: 1 },
+        { sku: 'B', quantity: 1 },
+        { sku: 'C' },
+        { sku: 'D', quantity: -4 },
+      ])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientValidationError);
+    expect(Object.keys((error as ClientValidationError).fieldErrors).sort()).toEqual([
+      'items.2.quantity',
+      'items.3.quantity',
+    ]);
+    await expect(client.orders.update(1, {})).rejects.toBeInstanceOf(ClientValidationError);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('reuses at most maxSockets connections with keep-alive and opens one per request without it', async () => {
+    stub.handle(() => ({ json: { data: {} } }));
+    for (const keepAlive of [true, false]) {
+      const c = createApiClient({ baseUrl: stub.url, apiKey: KEY, keepAlive, maxSockets: 2 });
+      const before = stub.connections();
+      for (let i = 0; i < 10; i++) await c.account.get();
+      await Promise.all(Array.from({ length: 10 }, () => c.account.get()));
+      await c.close();
+      const opened = stub.connections() - before;
+      if (keepAlive) expect(opened).toBeLessThanOrEqual(2);
+      else expect(opened).toBe(20);
+    }
+  });
+
+  it('takes the AWB from an answer holding the whole order', async () => {
+    stub.handle(() => ({
+      status: 201,
+      json: { data: orderRecord(4, { awb: { number: 'TEST9', courier: 'fan' } }) },
+    }));
+    expect(await client.orders.createAwb(4, { parcels: 2 })).toMatchObject({
+      number: 'TEST9',
+      courier: 'fan',
+    });
+    expect(stub.requests[0]).toMatchObject({ method: 'POST', path: '/orders/4/awb', body: { parcels: 2 } });
+  });
+});
