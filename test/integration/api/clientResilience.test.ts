@@ -1,0 +1,236 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiValidationError,
+  AuthError,
+  NetworkError,
+  OutcomeUnknownError,
+  RateLimitedError,
+  ServerError,
+  TimeoutError,
+  createApiClient,
+  type ApiClientOptions,
+} from '../../../src/api/index.js';
+import { startStubServer, type StubServer } from '../../support/stubServer.js';
+import { orderRecord, productRecord } from './records.js';
+
+const KEY = 'cms_resilience_fedcba9876543210';
+let stub: StubServer;
+const clients: { close(): Promise<void> }[] = [];
+
+function clientFor(options: Partial<ApiClientOptions> = {}) {
+  const client = createApiClient({
+    baseUrl: stub.url,
+    apiKey: KEY,
+    retries: 4,
+    minBackoffMs: 5,
+    maxBackoffMs: 20,
+    timeoutMs: 1_000,
+    ...options,
+  });
+  clients.push(client);
+  return client;
+}
+
+/** Answers with `failures` in turn, then with `success` for ever. */
+function script(
+  failures: Parameters<StubServer['handle']>[0][],
+  success: Parameters<StubServer['handle']>[0],
+) {
+  let call = 0;
+  stub.handle((req) => (failures[call++] ?? success)(req));
+}
+
+const product = () => ({ json: { data: productRecord(1) } });
+
+beforeAll(async () => {
+  stub = await startStubServer();
+});
+afterEach(async () => {
+  stub.requests.length = 0;
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+afterAll(() => stub.close());
+
+describe('retries of safe requests', () => {
+  it('retries 500 and 503 to success', async () => {
+    script([() => ({ status: 500, json: { error: 'server_error' } }), () => ({ status: 503 })], product);
+    const result = await clientFor().products.get(1);
+    expect(result.id).toBe(1);
+    expect(stub.requests).toHaveLength(3);
+  });
+
+  it('retries a dropped connection to success', async () => {
+    script([() => 'drop', () => 'drop'], product);
+    expect((await clientFor().products.update(1, { name: 'New' })).id).toBe(1);
+    expect(stub.requests).toHaveLength(3);
+  });
+
+  it('gives up with the last error after the retries are spent', async () => {
+    stub.handle(() => ({ status: 502 }));
+    await expect(clientFor({ retries: 2 }).products.get(1)).rejects.toBeInstanceOf(ServerError);
+    expect(stub.requests).toHaveLength(3);
+  });
+
+  it('waits at least a Retry-After given as an HTTP date', async () => {
+    const when = new Date(Math.ceil((Date.now() + 1_100) / 1000) * 1000);
+    script(
+      [
+        () => ({
+          status: 429,
+          headers: { 'retry-after': when.toUTCString() },
+          json: { error: 'rate_limited' },
+        }),
+      ],
+      product,
+    );
+    const started = Date.now();
+    await clientFor().products.get(1);
+    expect(Date.now()).toBeGreaterThanOrEqual(when.getTime() - 5);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('fails at once with RateLimitedError when Retry-After is past the deadline', async () => {
+    stub.handle(() => ({ status: 429, headers: { 'retry-after': '30' }, json: { error: 'rate_limited' } }));
+    const started = Date.now();
+    const error = await clientFor({ deadlineMs: 2_000 })
+      .products.get(1)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterMs).toBe(30_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('times a stalled response out and retries it', async () => {
+    script([() => 'stall'], product);
+    const started = Date.now();
+    expect((await clientFor({ timeoutMs: 200 }).products.get(1)).id).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('ends with TimeoutError when every attempt stalls, within the deadline', async () => {
+    stub.handle(() => 'stall');
+    const started = Date.now();
+    const error = await clientFor({ timeoutMs: 150, deadlineMs: 600 })
+      .account.get()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(1_200);
+  });
+});
+
+describe('failures that are not retried', () => {
+  it('fails at once on 401 and 403 with the server code', async () => {
+    for (const [status, code] of [
+      [401, 'invalid_token'],
+      [403, 'no_user'],
+    ] as const) {
+      stub.requests.length = 0;
+      stub.handle(() => ({ status, json: { error: code, message: `bad key ${KEY}` } }));
+      const error = await clientFor()
+        .account.get()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthError);
+      expect((error as AuthError).apiCode).toBe(code);
+      expect((error as AuthError).fatal).toBe(true);
+      expect(JSON.stringify(error)).not.toContain(KEY);
+      expect((error as Error).message).not.toContain(KEY);
+      expect(stub.requests).toHaveLength(1);
+    }
+  });
+
+  it('fails at once on 422 with the field errors', async () => {
+    stub.handle(() => ({
+      status: 422,
+      json: { error: 'validation_error', message: 'invalid', errors: { 'items.0.sku': ['unknown sku'] } },
+    }));
+    const error = await clientFor()
+      .products.bulkStock([{ sku: 'NOPE', quantity: 1 }])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiValidationError);
+    expect((error as ApiValidationError).fieldErrors).toEqual({ 'items.0.sku': ['unknown sku'] });
+    expect(stub.requests).toHaveLength(1);
+  });
+});
+
+describe('creates are never repeated blindly', () => {
+  const order = { customer_id: 3, items: [{ sku: 'SKU-1', quantity: 1 }], source_order_id: 'ERP-1' };
+
+  it('reports outcome-unknown when POST /orders loses its connection, after one request', async () => {
+    stub.handle(() => 'drop');
+    const error = await clientFor()
+      .orders.create(order)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).reason).toBe('api_network');
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('reports outcome-unknown when POST /products stalls, after one request', async () => {
+    stub.handle(() => 'stall');
+    const error = await clientFor({ timeoutMs: 150 })
+      .products.create({ name: 'Mug', sku: 'MUG' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).reason).toBe('api_timeout');
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('reports outcome-unknown on a 500 to POST /orders, but retries a 503 (not processed)', async () => {
+    stub.handle(() => ({ status: 500 }));
+    await expect(clientFor().orders.create(order)).rejects.toBeInstanceOf(OutcomeUnknownError);
+    expect(stub.requests).toHaveLength(1);
+    stub.requests.length = 0;
+    script([() => ({ status: 503 })], () => ({ status: 201, json: { data: orderRecord(8) } }));
+    expect((await clientFor().orders.create(order)).id).toBe(8);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('retries a create whose connection was refused (nothing was sent)', async () => {
+    const gone = await startStubServer();
+    const url = gone.url;
+    await gone.close();
+    const error = await clientFor({ baseUrl: url, retries: 1 })
+      .orders.create(order)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).networkCode).toBe('ECONNREFUSED');
+  });
+
+  it('retries the idempotent AWB and invoice POSTs after a drop', async () => {
+    script([() => 'drop'], () => ({ status: 201, json: { data: { number: 'TEST1', courier: 'fan' } } }));
+    expect((await clientFor().orders.createAwb(3)).number).toBe('TEST1');
+    script([() => 'drop'], () => ({ json: { data: { series: 'INV', number: 4 } } }));
+    expect((await clientFor().orders.createInvoice(3)).number).toBe(4);
+    expect(stub.requests.map((r) => r.path)).toEqual([
+      '/orders/3/awb',
+      '/orders/3/awb',
+      '/orders/3/invoice',
+      '/orders/3/invoice',
+    ]);
+  });
+
+  it('treats a stock delta as a create: not repeated after a drop', async () => {
+    stub.handle(() => 'drop');
+    await expect(clientFor().products.updateStock(1, { delta: -1 })).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
+    expect(stub.requests).toHaveLength(1);
+  });
+});
+
+describe('observability', () => {
+  it('reports every attempt to onResponse with status, duration and attempt number', async () => {
+    script([() => ({ status: 503 })], product);
+    const seen: { status: number | null; attempt: number; route: string; errorCode?: string }[] = [];
+    await clientFor({ onResponse: (info) => seen.push(info) }).products.get(1);
+    expect(
+      seen.map(({ status, attempt, route, errorCode }) => ({ status, attempt, route, errorCode })),
+    ).toEqual([
+      { status: 503, attempt: 1, route: '/products/{id}', errorCode: 'api_server' },
+      { status: 200, attempt: 2, route: '/products/{id}', errorCode: undefined },
+    ]);
+  });
+});
