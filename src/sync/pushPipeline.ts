@@ -186,15 +186,20 @@ export async function runPush<R extends ItemKey, W>(
         pipeline,
         items.map((item) => item.key),
       );
+      const healed: string[] = [];
       for (const item of items) {
         const fingerprint = options.full ? undefined : known.get(item.key);
         if (fingerprint?.missing) {
           summary.notFound += 1;
           summary.extra.knownMissing! += 1;
-        } else if (fingerprint?.hash === item.hash) summary.unchanged += 1;
-        else if (fingerprint?.hash === refusedFingerprint(item.hash)) summary.rejected += 1;
+        } else if (fingerprint?.hash === item.hash) {
+          summary.unchanged += 1;
+          // A row that was bad and is now back at its acknowledged value: its reject is over.
+          if (openRejects.has(item.key)) healed.push(item.key);
+        } else if (fingerprint?.hash === refusedFingerprint(item.hash)) summary.rejected += 1;
         else pending.push(item);
       }
+      if (healed.length && !options.dryRun) store.rejects.resolveMany(pipeline, healed);
       while (pending.length >= batchSize) await dispatch(pending.splice(0, batchSize));
       progress();
     }
