@@ -56,7 +56,10 @@ const syncSchema = z
       .object({ units: z.number().int().min(0).default(0), rules: z.array(safetyRuleSchema).default([]) })
       .default({ units: 0, rules: [] }),
     catalog: z
-      .object({ overlapSeconds: z.number().int().min(0).default(120), perPage: z.number().int().min(1).max(100).default(100) })
+      .object({
+        overlapSeconds: z.number().int().min(0).default(120),
+        perPage: z.number().int().min(1).max(100).default(100),
+      })
       .default({ overlapSeconds: 120, perPage: 100 }),
     /** Per-pipeline store lease: overlapping runs take turns; a crashed run's lease lapses after ttlSeconds. */
     lease: z
@@ -75,6 +78,10 @@ const ordersSchema = z
   .object({
     importStatuses: z.array(z.enum(ORDER_STATUSES)).min(1).default(['new', 'confirmed']),
     defaultCourier: z.enum(COURIERS).default('fan'),
+    /** Orders fetched and imported at once. */
+    concurrency: z.number().int().min(1).max(32).default(4),
+    /** Page size of the order list reads (1-100). */
+    perPage: z.number().int().min(LIMITS.perPageMin).max(LIMITS.perPageMax).default(100),
     oversellGuard: z
       .object({
         enabled: z.boolean().default(true),
@@ -82,16 +89,38 @@ const ordersSchema = z
         windowMinutes: z.number().min(0).default(30),
       })
       .default({ enabled: true, windowMinutes: 30 }),
+    updates: z
+      .object({
+        /** How often the orders run re-reads the list to find changes of older imported orders. */
+        sweepMinutes: z.number().min(0).default(10),
+        /** Imported orders older than this are no longer watched for changes. */
+        lookbackDays: z.number().min(0).default(30),
+      })
+      .default({ sweepMinutes: 10, lookbackDays: 30 }),
+    /** First automatic retry of a parked order after this; doubles up to an hour, never stops. */
+    parkedRetryMinutes: z.number().min(0).default(1),
   })
-  .default({ importStatuses: ['new', 'confirmed'], defaultCourier: 'fan', oversellGuard: { enabled: true, windowMinutes: 30 } });
+  .default({
+    importStatuses: ['new', 'confirmed'],
+    defaultCourier: 'fan',
+    concurrency: 4,
+    perPage: 100,
+    oversellGuard: { enabled: true, windowMinutes: 30 },
+    updates: { sweepMinutes: 10, lookbackDays: 30 },
+    parkedRetryMinutes: 1,
+  });
 
 export const configSchema = z.object({
   api: apiSchema,
   erp: erpSchema,
-  store: z.object({ path: z.string().min(1).default('./data/erp-sync.db') }).default({ path: './data/erp-sync.db' }),
+  store: z
+    .object({ path: z.string().min(1).default('./data/erp-sync.db') })
+    .default({ path: './data/erp-sync.db' }),
   sync: syncSchema,
   orders: ordersSchema,
-  log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).default({ level: 'info' }),
+  log: z
+    .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+    .default({ level: 'info' }),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -102,7 +131,10 @@ export type SyncConfig = Config['sync'];
 export type OrdersConfig = Config['orders'];
 
 export class ConfigError extends ErpSyncError {
-  constructor(message: string, readonly issues: string[] = []) {
+  constructor(
+    message: string,
+    readonly issues: string[] = [],
+  ) {
     super('config_invalid', message, { issues });
   }
 }
@@ -185,8 +217,7 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = out[key];
-    out[key] =
-      isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value;
+    out[key] = isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value;
   }
   return out;
 }

@@ -1,0 +1,234 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
+
+/** A platform order the ERP confirmed, and the state of it the ERP last received. */
+export interface OrderLink {
+  platformOrderId: number;
+  erpRef: string;
+  number: string | null;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  changeSeq: number;
+  pendingChange: PendingOrderChange | null;
+  platformCreatedAt: string | null;
+  importedAt: string;
+  acknowledgedAt: string | null;
+  updatedAt: string;
+}
+
+/** A change being delivered to the ERP: redone as it is after a crash, so one change = one seq. */
+export interface PendingOrderChange {
+  seq: number;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+}
+
+export interface NewOrderLink {
+  platformOrderId: number;
+  erpRef: string;
+  number: string | null;
+  status: OrderStatus;
+  paymentStatus: PaymentStatus;
+  platformCreatedAt: string | null;
+  lines: { sku: string; quantity: number }[];
+}
+
+interface LinkRow {
+  platform_order_id: number;
+  erp_ref: string;
+  number: string | null;
+  status: string;
+  payment_status: string;
+  change_seq: number;
+  pending_change: string | null;
+  platform_created_at: string | null;
+  imported_at: string;
+  acknowledged_at: string | null;
+  updated_at: string;
+}
+
+export class OrderLinkRepository {
+  readonly #insert: Statement<unknown[]>;
+  readonly #deleteLines: Statement<[number]>;
+  readonly #insertLine: Statement<[number, number, string, number]>;
+  readonly #get: Statement<[number], LinkRow>;
+  readonly #byErpRef: Statement<[string], LinkRow>;
+  readonly #getMany: Statement<[string], LinkRow>;
+  readonly #list: Statement<[number, number], LinkRow>;
+  readonly #count: Statement<[], { n: number }>;
+  readonly #open: Statement<[string], LinkRow>;
+  readonly #held: Statement<[string], { sku: string; units: number }>;
+  readonly #setPending: Statement<[string | null, string, number]>;
+  readonly #commitChange: Statement<[number, string, string, string, number]>;
+  readonly #setState: Statement<[string, string, string, number]>;
+  readonly #acknowledge: Statement<[string, string, number]>;
+
+  constructor(private readonly db: Database) {
+    this.#insert = db.prepare(
+      `INSERT INTO order_links (platform_order_id, erp_ref, number, status, payment_status, platform_created_at,
+         imported_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (platform_order_id) DO NOTHING`,
+    );
+    this.#deleteLines = db.prepare('DELETE FROM order_lines WHERE platform_order_id = ?');
+    this.#insertLine = db.prepare(
+      'INSERT INTO order_lines (platform_order_id, line, sku, quantity) VALUES (?, ?, ?, ?)',
+    );
+    this.#get = db.prepare('SELECT * FROM order_links WHERE platform_order_id = ?');
+    this.#byErpRef = db.prepare(
+      'SELECT * FROM order_links WHERE erp_ref = ? ORDER BY platform_order_id LIMIT 1',
+    );
+    this.#getMany = db.prepare(
+      'SELECT l.* FROM json_each(?) AS k JOIN order_links AS l ON l.platform_order_id = k.value',
+    );
+    this.#list = db.prepare('SELECT * FROM order_links ORDER BY platform_order_id DESC LIMIT ? OFFSET ?');
+    this.#count = db.prepare('SELECT count(*) AS n FROM order_links');
+    // Orders whose units the ERP's stock does not reflect yet: found but not imported (queued,
+    // parked), or imported within the window and not acknowledged by the ERP; never cancelled ones.
+    this.#held = db.prepare(
+      `SELECT l.sku AS sku, sum(l.quantity) AS units
+       FROM order_lines AS l
+       JOIN orders_seen AS s ON s.platform_order_id = l.platform_order_id
+       LEFT JOIN order_links AS k ON k.platform_order_id = l.platform_order_id
+       WHERE (s.outcome IN ('queued', 'parked') AND coalesce(s.status, '') NOT IN ('cancelled', 'returned'))
+          OR (k.platform_order_id IS NOT NULL AND k.acknowledged_at IS NULL AND k.imported_at >= ?
+              AND k.status NOT IN ('cancelled', 'returned'))
+       GROUP BY l.sku`,
+    );
+    this.#open = db.prepare(
+      `SELECT * FROM order_links
+       WHERE (status NOT IN ('cancelled', 'returned') OR pending_change IS NOT NULL) AND imported_at >= ?`,
+    );
+    this.#setPending = db.prepare(
+      'UPDATE order_links SET pending_change = ?, updated_at = ? WHERE platform_order_id = ?',
+    );
+    this.#commitChange = db.prepare(
+      `UPDATE order_links SET change_seq = ?, status = ?, payment_status = ?, pending_change = NULL, updated_at = ?
+       WHERE platform_order_id = ?`,
+    );
+    this.#setState = db.prepare(
+      'UPDATE order_links SET status = ?, payment_status = ?, updated_at = ? WHERE platform_order_id = ?',
+    );
+    this.#acknowledge = db.prepare(
+      `UPDATE order_links SET acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
+       WHERE platform_order_id = ?`,
+    );
+  }
+
+  /** Links an order the ERP confirmed; a second call for the same order keeps the first link. */
+  link(link: NewOrderLink, now = new Date().toISOString()): void {
+    this.db.transaction(() => {
+      const inserted = this.#insert.run(
+        link.platformOrderId,
+        link.erpRef,
+        link.number,
+        link.status,
+        link.paymentStatus,
+        link.platformCreatedAt,
+        now,
+        now,
+      ).changes;
+      if (inserted === 0) return;
+      this.#replaceLines(link.platformOrderId, link.lines);
+    })();
+  }
+
+  /** Lines of an order not linked yet (parked): the oversell guard holds their units too. */
+  replaceLines(platformOrderId: number, lines: { sku: string; quantity: number }[]): void {
+    this.db.transaction(() => this.#replaceLines(platformOrderId, lines))();
+  }
+
+  #replaceLines(platformOrderId: number, lines: { sku: string; quantity: number }[]): void {
+    this.#deleteLines.run(platformOrderId);
+    lines.forEach((line, index) => this.#insertLine.run(platformOrderId, index, line.sku, line.quantity));
+  }
+
+  get(platformOrderId: number): OrderLink | undefined {
+    const row = this.#get.get(platformOrderId);
+    return row ? toLink(row) : undefined;
+  }
+
+  byErpRef(erpRef: string): OrderLink | undefined {
+    const row = this.#byErpRef.get(erpRef);
+    return row ? toLink(row) : undefined;
+  }
+
+  getMany(ids: readonly number[]): Map<number, OrderLink> {
+    const out = new Map<number, OrderLink>();
+    for (const row of this.#getMany.iterate(JSON.stringify(ids))) out.set(row.platform_order_id, toLink(row));
+    return out;
+  }
+
+  list(limit = 100, offset = 0): OrderLink[] {
+    return this.#list.all(limit, offset).map(toLink);
+  }
+
+  /** Links that may still change (not cancelled or returned), imported since `sinceIso`. */
+  open(sinceIso: string): Map<number, OrderLink> {
+    return new Map(this.#open.all(sinceIso).map((row) => [row.platform_order_id, toLink(row)]));
+  }
+
+  /** Units per SKU held back from stock pushes (oversell guard); `sinceIso` starts the window. */
+  heldUnits(sinceIso: string): Map<string, number> {
+    return new Map(this.#held.all(sinceIso).map((row) => [row.sku, row.units]));
+  }
+
+  count(): number {
+    return this.#count.get()!.n;
+  }
+
+  setPendingChange(platformOrderId: number, change: PendingOrderChange): void {
+    this.#setPending.run(JSON.stringify(change), new Date().toISOString(), platformOrderId);
+  }
+
+  /** The ERP confirmed the change: its state becomes the one the ERP has. */
+  commitChange(platformOrderId: number, change: PendingOrderChange): void {
+    this.#commitChange.run(
+      change.seq,
+      change.status,
+      change.paymentStatus,
+      new Date().toISOString(),
+      platformOrderId,
+    );
+  }
+
+  /**
+   * A state the platform reached because of the ERP itself (feedback): the ERP knows it already,
+   * so it is recorded as delivered and never echoed back as a change.
+   */
+  setDeliveredState(
+    platformOrderId: number,
+    state: { status?: OrderStatus; paymentStatus?: PaymentStatus },
+  ): void {
+    const link = this.get(platformOrderId);
+    if (!link) return;
+    this.#setState.run(
+      state.status ?? link.status,
+      state.paymentStatus ?? link.paymentStatus,
+      new Date().toISOString(),
+      platformOrderId,
+    );
+  }
+
+  /** The ERP showed it has the order (an event about it): its units are in the ERP's stock now. */
+  acknowledge(platformOrderId: number): void {
+    const now = new Date().toISOString();
+    this.#acknowledge.run(now, now, platformOrderId);
+  }
+}
+
+function toLink(row: LinkRow): OrderLink {
+  return {
+    platformOrderId: row.platform_order_id,
+    erpRef: row.erp_ref,
+    number: row.number,
+    status: row.status as OrderStatus,
+    paymentStatus: row.payment_status as PaymentStatus,
+    changeSeq: row.change_seq,
+    pendingChange: row.pending_change ? (JSON.parse(row.pending_change) as PendingOrderChange) : null,
+    platformCreatedAt: row.platform_created_at,
+    importedAt: row.imported_at,
+    acknowledgedAt: row.acknowledged_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,37 @@
+import type { Database } from 'better-sqlite3';
+import { AppliedEventRepository } from './appliedEvents.js';
+import { OrderLinkRepository } from './orderLinks.js';
+import { OrderSeenRepository } from './orderSeen.js';
+import { OutgoingOrderRepository } from './outgoingOrders.js';
+import { ParkedOrderRepository } from './parkedOrders.js';
+
+/** The order pipelines' part of the store (tables of ORDERS_MIGRATION). */
+export interface OrderRepositories {
+  links: OrderLinkRepository;
+  seen: OrderSeenRepository;
+  parked: ParkedOrderRepository;
+  events: AppliedEventRepository;
+  outgoing: OutgoingOrderRepository;
+}
+
+export function createOrderRepositories(db: Database): OrderRepositories {
+  return {
+    links: new OrderLinkRepository(db),
+    seen: new OrderSeenRepository(db),
+    parked: new ParkedOrderRepository(db),
+    events: new AppliedEventRepository(db),
+    outgoing: new OutgoingOrderRepository(db),
+  };
+}
+
+const cache = new WeakMap<Database, OrderRepositories>();
+
+/** The order repositories of an open store (built once per database connection). */
+export function orderRepositoriesOf(store: { db: Database }): OrderRepositories {
+  let repos = cache.get(store.db);
+  if (!repos) {
+    repos = createOrderRepositories(store.db);
+    cache.set(store.db, repos);
+  }
+  return repos;
+}

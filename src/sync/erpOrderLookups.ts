@@ -1,0 +1,45 @@
+import type { OrderCustomerInput } from '../api/inputs.js';
+import type { OutgoingOrder } from '../domain/orders.js';
+import type { SyncContext } from './types.js';
+
+/**
+ * The platform order created for an ERP order, found by `search` and then matched exactly on
+ * source_order_id (search is a substring match over several fields). Null when none exists.
+ */
+export async function findOrderBySourceId(ctx: SyncContext, sourceOrderId: string): Promise<number | null> {
+  const matches: number[] = [];
+  for (let page = 1; ; page++) {
+    const result = await ctx.client.orders.list({ search: sourceOrderId, per_page: 100, page });
+    for (const order of result.data) if (order.source_order_id === sourceOrderId) matches.push(order.id);
+    if (result.data.length === 0 || page >= result.meta.last_page) break;
+  }
+  if (matches.length > 1) {
+    ctx.logger.error(
+      { sourceOrderId, orderIds: matches },
+      'several platform orders carry one source_order_id',
+    );
+  }
+  return matches.length > 0 ? Math.min(...matches) : null;
+}
+
+/** customer_id as given; otherwise the customer with that email; otherwise a customer object to create. */
+export async function resolveCustomer(
+  ctx: SyncContext,
+  order: OutgoingOrder,
+): Promise<{ customerId?: number; customer?: OrderCustomerInput }> {
+  if (order.customerId !== undefined) return { customerId: order.customerId };
+  const c = order.customer!;
+  if (c.email) {
+    const email = c.email.toLowerCase();
+    const found = await ctx.client.customers.list({ search: c.email, per_page: 100 });
+    const match = found.data.find((customer) => customer.email?.toLowerCase() === email);
+    if (match) return { customerId: match.id };
+  }
+  const customer: OrderCustomerInput = { name: c.name };
+  if (c.email) customer.email = c.email;
+  if (c.phone) customer.phone = c.phone;
+  if (c.companyName) customer.company_name = c.companyName;
+  if (c.cui) customer.cui = c.cui;
+  if (c.regCom) customer.reg_com = c.regCom;
+  return { customer };
+}

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { ApiError, ApiValidationError } from '../api/errors.js';
+import type { OrderCreateInput } from '../api/inputs.js';
+import { describeError, isErpSyncError } from '../domain/errors.js';
+import type { OutgoingOrder } from '../domain/orders.js';
+import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
+import { acquireLease } from './lease.js';
+import { emptySummary } from './summary.js';
+import type { RunOptions, RunSummary, SyncContext } from './types.js';
+
+/** POSTs of one order per run at most; an order whose outcome stays unknown is looked up next run. */
+const MAX_CREATE_ATTEMPTS = 3;
+
+/**
+ * ERP -> platform orders, each created once per source_order_id. The intent is stored before the
+ * POST and every POST is counted before it is sent; an order with a POST behind it whose result
+ * is not recorded (lost answer, killed process) is looked up by source_order_id before any new
+ * POST, so a lost reply never becomes a second order.
+ */
+export async function runErpOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  const summary = emptySummary('erp-orders', options);
+  const started = Date.now();
+  const before = { ...ctx.requests };
+  const repos = orderRepositoriesOf(ctx.store);
+  const lease = await acquireLease(ctx.store, 'erp-orders', {
+    ttlMs: 60_000,
+    waitMs: 120_000,
+    signal: ctx.signal,
+  });
+  try {
+    for await (const item of ctx.erp.outgoingOrders(null)) {
+      if (ctx.signal?.aborted) break;
+      summary.read += 1;
+      const row = item.row;
+      if (!row.ok) {
+        summary.rejected += 1;
+        if (!options.dryRun)
+          ctx.store.rejects.record({
+            pipeline: 'erp-orders',
+            key: row.key,
+            reason: row.reason,
+            source: row.source,
+          });
+        continue;
+      }
+      const order = row.record;
+      const hash = contentHash(order);
+      const existing = repos.outgoing.get(order.sourceOrderId);
+      if (existing?.state === 'created' && existing.platformOrderId !== null) {
+        summary.unchanged += 1;
+        if (!options.dryRun) await tellErp(ctx, order.sourceOrderId, existing.platformOrderId);
+        continue;
+      }
+      if (existing?.state === 'rejected' && existing.contentHash === hash) {
+        summary.unchanged += 1;
+        continue;
+      }
+      summary.sent += 1;
+      if (options.dryRun) {
+        if ((summary.preview ??= []).length < 20)
+          summary.preview.push({ source_order_id: order.sourceOrderId });
+        continue;
+      }
+      repos.outgoing.recordIntent(order.sourceOrderId, hash);
+      const outcome = await createOnce(ctx, order, () => lease.assertHeld());
+      if (outcome.kind === 'created') {
+        summary.applied += 1;
+        summary.extra[outcome.found ? 'foundExisting' : 'created'] =
+          (summary.extra[outcome.found ? 'foundExisting' : 'created'] ?? 0) + 1;
+        ctx.store.rejects.resolve('erp-orders', order.sourceOrderId);
+        await tellErp(ctx, order.sourceOrderId, outcome.platformOrderId);
+      } else if (outcome.kind === 'rejected') {
+        summary.rejected += 1;
+        ctx.store.rejects.record({
+          pipeline: 'erp-orders',
+          key: order.sourceOrderId,
+          reason: outcome.reason,
+          source: order.source,
+        });
+      } else {
+        summary.failed += 1;
+      }
+    }
+    return summary;
+  } catch (error) {
+    summary.error = describeError(error);
+    summary.fatal = isErpSyncError(error) && error.fatal;
+    return summary;
+  } finally {
+    lease.release();
+    summary.requests = ctx.requests.total - before.total;
+    summary.writeRequests = ctx.requests.writes - before.writes;
+    summary.seconds = (Date.now() - started) / 1000;
+  }
+}
+
+type CreateOutcome =
+  | { kind: 'created'; platformOrderId: number; found: boolean }
+  | { kind: 'rejected'; reason: string }
+  | { kind: 'unknown' };
+
+async function createOnce(
+  ctx: SyncContext,
+  order: OutgoingOrder,
+  assertLease: () => void,
+): Promise<CreateOutcome> {
+  const outgoing = orderRepositoriesOf(ctx.store).outgoing;
+  for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
+    const record = outgoing.get(order.sourceOrderId)!;
+    if (record.attempts > 0 || record.state === 'unknown') {
+      // A POST may have gone out before (this run or a killed one): look before creating.
+      const found = await findOrderBySourceId(ctx, order.sourceOrderId);
+      if (found !== null) {
+        outgoing.markCreated(order.sourceOrderId, found);
+        return { kind: 'created', platformOrderId: found, found: true };
+      }
+    }
+    const input = await toCreateInput(ctx, order);
+    assertLease();
+    outgoing.countAttempt(order.sourceOrderId);
+    try {
+      const created = await ctx.client.orders.create(input);
+      outgoing.markCreated(order.sourceOrderId, created.id);
+      return { kind: 'created', platformOrderId: created.id, found: false };
+    } catch (error) {
+      if (error instanceof ApiValidationError) {
+        outgoing.markRejected(order.sourceOrderId, error.message);
+        return { kind: 'rejected', reason: error.message };
+      }
+      if (error instanceof ApiError && (error.code === 'api_outcome_unknown' || error.retryable)) {
+        outgoing.markUnknown(order.sourceOrderId, describeError(error));
+        ctx.logger.warn(
+          { sourceOrderId: order.sourceOrderId, error: describeError(error) },
+          'order create outcome unknown; looking it up before trying again',
+        );
+        continue;
+      }
+      throw error;
+    }
+  }
+  return { kind: 'unknown' };
+}
+
+async function toCreateInput(ctx: SyncContext, order: OutgoingOrder): Promise<OrderCreateInput> {
+  const input: OrderCreateInput = {
+    source_order_id: order.sourceOrderId,
+    items: order.items.map((line) => {
+      const item: OrderCreateInput['items'][number] = { sku: line.sku, quantity: line.quantity };
+      if (line.unitPrice !== undefined) item.unit_price = line.unitPrice;
+      if (line.taxRate !== undefined) item.tax_rate = line.taxRate;
+      return item;
+    }),
+  };
+  const customer = await resolveCustomer(ctx, order);
+  if (customer.customerId !== undefined) input.customer_id = customer.customerId;
+  else if (customer.customer) input.customer = customer.customer;
+  if (order.status) input.status = order.status;
+  if (order.paymentStatus) input.payment_status = order.paymentStatus;
+  if (order.currency) input.currency = order.currency;
+  if (order.shippingTotal !== undefined) input.shipping_total = order.shippingTotal;
+  if (order.discountTotal !== undefined) input.discount_total = order.discountTotal;
+  return input;
+}
+
+async function tellErp(ctx: SyncContext, sourceOrderId: string, platformOrderId: number): Promise<void> {
+  const outgoing = orderRepositoriesOf(ctx.store).outgoing;
+  await ctx.erp.recordOutgoingOrder(sourceOrderId, platformOrderId);
+  outgoing.markErpRecorded(sourceOrderId);
+}
+
+function contentHash(order: OutgoingOrder): string {
+  const { source: _source, ...content } = order;
+  return createHash('sha1').update(JSON.stringify(content)).digest('hex').slice(0, 16);
+}

@@ -1,0 +1,209 @@
+import { ApiError } from '../api/errors.js';
+import { describeError, isErpSyncError } from '../domain/errors.js';
+import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
+import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
+import { acquireLease } from './lease.js';
+import { emptySummary } from './summary.js';
+import type { RunOptions, RunSummary, SyncContext } from './types.js';
+
+export const FEEDBACK_CHECKPOINT = 'feedback.events';
+
+/**
+ * ERP -> platform fulfilment: events from the adapter's checkpoint become status changes, AWBs
+ * and invoices. Each event is applied at most once in effect: the platform's actions are
+ * idempotent, and the event id is stored with the checkpoint once it is done, so a replay skips
+ * it. A refusal (422, 404) is a reject and the checkpoint moves on; a transient failure stops
+ * the run at that event, which is tried again next run.
+ */
+export async function runFeedback(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  const summary = emptySummary('feedback', options);
+  const started = Date.now();
+  const before = { ...ctx.requests };
+  const repos = orderRepositoriesOf(ctx.store);
+  const lease = await acquireLease(ctx.store, 'feedback', {
+    ttlMs: 60_000,
+    waitMs: 120_000,
+    signal: ctx.signal,
+  });
+  const count = (key: string) => (summary.extra[key] = (summary.extra[key] ?? 0) + 1);
+  try {
+    const checkpoint = ctx.store.cursors.get(FEEDBACK_CHECKPOINT);
+    for await (const item of ctx.erp.orderEvents(options.full ? null : checkpoint)) {
+      if (ctx.signal?.aborted) break;
+      summary.read += 1;
+      const advance = () => {
+        if (!options.dryRun) ctx.store.cursors.set(FEEDBACK_CHECKPOINT, item.checkpoint);
+      };
+      const row = item.row;
+      if (!row.ok) {
+        summary.rejected += 1;
+        if (!options.dryRun) {
+          ctx.store.transaction(() => {
+            ctx.store.rejects.record({
+              pipeline: 'feedback',
+              key: row.key,
+              reason: row.reason,
+              source: row.source,
+            });
+            advance();
+          });
+        }
+        continue;
+      }
+      const event = row.record;
+      if (repos.events.get(event.eventId)) {
+        summary.unchanged += 1;
+        advance();
+        continue;
+      }
+      const orderId = resolveOrderId(ctx, event);
+      const key = `${event.orderId ?? event.erpRef}:${event.kind}`;
+      if (orderId === null) {
+        summary.rejected += 1;
+        if (!options.dryRun) {
+          ctx.store.transaction(() => {
+            ctx.store.rejects.record({
+              pipeline: 'feedback',
+              key,
+              reason: `unknown erp_ref "${event.erpRef}"`,
+              source: item.row.source,
+            });
+            repos.events.record({
+              eventId: event.eventId,
+              platformOrderId: null,
+              kind: event.kind,
+              outcome: 'rejected',
+              detail: 'unknown erp_ref',
+            });
+            advance();
+          });
+        }
+        continue;
+      }
+      const action = feedbackActionFor(event, ctx.config.orders.defaultCourier);
+      summary.sent += 1;
+      if (options.dryRun) {
+        if ((summary.preview ??= []).length < 20) summary.preview.push({ orderId, ...action });
+        continue;
+      }
+      lease.assertHeld();
+      let result: FeedbackResult;
+      try {
+        result = await apply(ctx, action, event, orderId);
+      } catch (error) {
+        if (
+          error instanceof ApiError &&
+          !error.retryable &&
+          !error.fatal &&
+          error.code !== 'api_outcome_unknown'
+        ) {
+          // The platform refused this move for good (422, 404): a reject with its message, not retried.
+          summary.rejected += 1;
+          ctx.store.transaction(() => {
+            ctx.store.rejects.record({
+              pipeline: 'feedback',
+              key,
+              reason: error.message,
+              source: item.row.source,
+            });
+            repos.events.record({
+              eventId: event.eventId,
+              platformOrderId: orderId,
+              kind: event.kind,
+              outcome: 'rejected',
+              detail: error.message,
+            });
+            advance();
+          });
+          ctx.logger.warn(
+            { orderId, event: event.kind, reason: error.message },
+            'feedback refused by the platform',
+          );
+          continue;
+        }
+        throw error;
+      }
+      await ctx.erp.recordFeedback(result);
+      ctx.store.transaction(() => {
+        repos.events.record({
+          eventId: event.eventId,
+          platformOrderId: orderId,
+          kind: event.kind,
+          outcome: 'applied',
+          detail: resultDetail(result),
+        });
+        repos.links.acknowledge(orderId);
+        if (action.type === 'update') {
+          // The ERP caused this state: it must not come back to it as a platform-side change.
+          repos.links.setDeliveredState(orderId, {
+            status: action.input.status,
+            paymentStatus: action.input.payment_status,
+          });
+        }
+        ctx.store.rejects.resolve('feedback', key);
+        advance();
+      });
+      summary.applied += 1;
+      count(action.type);
+    }
+    return summary;
+  } catch (error) {
+    summary.error = describeError(error);
+    summary.fatal = isErpSyncError(error) && error.fatal;
+    if (!summary.fatal) summary.failed += 1;
+    return summary;
+  } finally {
+    lease.release();
+    summary.requests = ctx.requests.total - before.total;
+    summary.writeRequests = ctx.requests.writes - before.writes;
+    summary.seconds = (Date.now() - started) / 1000;
+  }
+}
+
+function resolveOrderId(ctx: SyncContext, event: OrderEvent): number | null {
+  if (event.orderId !== undefined) return event.orderId;
+  if (!event.erpRef) return null;
+  const repos = orderRepositoriesOf(ctx.store);
+  return (
+    repos.links.byErpRef(event.erpRef)?.platformOrderId ??
+    repos.outgoing.get(event.erpRef)?.platformOrderId ??
+    null
+  );
+}
+
+async function apply(
+  ctx: SyncContext,
+  action: FeedbackAction,
+  event: OrderEvent,
+  orderId: number,
+): Promise<FeedbackResult> {
+  const base: FeedbackResult = { eventId: event.eventId, orderId, kind: event.kind };
+  if (event.erpRef) base.erpRef = event.erpRef;
+  if (action.type === 'update') {
+    const order = await ctx.client.orders.update(orderId, action.input);
+    return { ...base, status: order.status };
+  }
+  if (action.type === 'awb') {
+    const awb = await ctx.client.orders.createAwb(orderId, action.input);
+    return {
+      ...base,
+      awb: {
+        number: String(awb.number),
+        courier: awb.courier ?? action.input.courier ?? '',
+        codAmount: awb.cod_amount ?? null,
+      },
+    };
+  }
+  const invoice = await ctx.client.orders.createInvoice(orderId);
+  return {
+    ...base,
+    invoice: { series: invoice.series ?? '', number: invoice.number, total: invoice.total ?? null },
+  };
+}
+
+function resultDetail(result: FeedbackResult): string | null {
+  if (result.awb) return `awb ${result.awb.number}`;
+  if (result.invoice) return `invoice ${result.invoice.series}${result.invoice.number}`;
+  return result.status ? `status ${result.status}` : null;
+}

@@ -1,0 +1,73 @@
+import type { ApiClient } from '../api/createApiClient.js';
+import type { ApiOrder } from '../api/schemas.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import type { Store } from '../store/Store.js';
+import { scanForUnseenOrders } from './orderPoll.js';
+import type { ReservationSource } from './types.js';
+
+/** A fresh look at the platform serves the chunks of one stock run prepared within this time. */
+const PLATFORM_LOOK_TTL_MS = 1_000;
+
+/**
+ * The oversell guard: units of platform orders the ERP's stock does not reflect yet are held back
+ * from stock pushes. Two sources, added up per SKU: the store (orders found but not imported,
+ * parked, or imported within the window and not acknowledged by the ERP), and a look at the
+ * platform for orders placed since the last orders poll (read only, one or two requests), which
+ * covers an order placed between the ERP read and the push.
+ */
+export function createOrderReservations(deps: {
+  client: ApiClient;
+  store: Store;
+  config: Config;
+  logger: Logger;
+  now?: () => number;
+}): ReservationSource {
+  const { client, store, config } = deps;
+  const now = deps.now ?? Date.now;
+  let fresh: { at: number; units: Map<string, number> } | null = null;
+
+  const platformUnits = async (): Promise<Map<string, number>> => {
+    if (fresh && now() - fresh.at < PLATFORM_LOOK_TTL_MS) return fresh.units;
+    const seen = orderRepositoriesOf(store).seen;
+    const scan = await scanForUnseenOrders<{ id: number; createdAt: string; order: ApiOrder }>(
+      async (page) => {
+        const result = await client.orders.list({ per_page: config.orders.perPage, page });
+        return {
+          items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
+          lastPage: result.meta.last_page,
+        };
+      },
+      (ids) => seen.known(ids),
+    );
+    const units = new Map<string, number>();
+    for (const { order } of scan.unseen) {
+      if (!config.orders.importStatuses.includes(order.status)) continue;
+      for (const line of order.items) {
+        if (line.sku) units.set(line.sku, (units.get(line.sku) ?? 0) + line.quantity);
+      }
+    }
+    fresh = { at: now(), units };
+    return units;
+  };
+
+  return {
+    async unitsHeld(keys: string[]): Promise<Map<string, number>> {
+      const out = new Map<string, number>();
+      if (!config.orders.oversellGuard.enabled || keys.length === 0) return out;
+      const since = new Date(now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
+      const stored = orderRepositoriesOf(store).links.heldUnits(since);
+      const placed = await platformUnits();
+      for (const key of keys) {
+        // A variant's line carries the variant SKU: `SKU/VARIANT` is matched by either part.
+        const variant = key.includes('/') ? key.slice(key.indexOf('/') + 1) : null;
+        const units =
+          (stored.get(key) ?? (variant ? stored.get(variant) : undefined) ?? 0) +
+          (placed.get(key) ?? (variant ? placed.get(variant) : undefined) ?? 0);
+        if (units > 0) out.set(key, units);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderLink } from '../../../src/store/orderLinks.js';
+import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
+import { nextOrderChange, toOrderChange } from '../../../src/sync/orderChanges.js';
+
+function link(extra: Partial<OrderLink> = {}): OrderLink {
+  return {
+    platformOrderId: 5,
+    erpRef: '5.json',
+    number: 'N5',
+    status: 'new',
+    paymentStatus: 'unpaid',
+    changeSeq: 0,
+    pendingChange: null,
+    platformCreatedAt: null,
+    importedAt: '2026-01-01T00:00:00Z',
+    acknowledgedAt: null,
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...extra,
+  };
+}
+
+describe('order change detection', () => {
+  it('finds no change when the ERP has the platform state', () => {
+    expect(nextOrderChange(link(), { status: 'new', paymentStatus: 'unpaid' })).toBeNull();
+  });
+
+  it('numbers each change after the last delivered one and names only what moved', () => {
+    const pending = nextOrderChange(link({ changeSeq: 2 }), { status: 'cancelled', paymentStatus: 'unpaid' });
+    expect(pending).toEqual({ seq: 3, status: 'cancelled', paymentStatus: 'unpaid' });
+    expect(toOrderChange(link({ changeSeq: 2 }), pending!)).toEqual({
+      orderId: 5,
+      erpRef: '5.json',
+      seq: 3,
+      status: 'cancelled',
+      previousStatus: 'new',
+    });
+  });
+
+  it('delivers a change left pending by a killed run again, with its seq, before anything newer', () => {
+    const pendingChange = { seq: 1, status: 'new' as const, paymentStatus: 'paid' as const };
+    expect(nextOrderChange(link({ pendingChange }), { status: 'cancelled', paymentStatus: 'paid' })).toEqual(
+      pendingChange,
+    );
+  });
+});
+
+describe('feedback actions', () => {
+  it('turns a shipped event into a status change with its note and labels', () => {
+    expect(
+      feedbackActionFor(
+        { eventId: 'e', orderId: 1, kind: 'shipped', note: 'left the warehouse', labels: ['erp'] },
+        'fan',
+      ),
+    ).toEqual({
+      type: 'update',
+      status: 'shipped',
+      input: { status: 'shipped', note: 'left the warehouse', labels: ['erp'] },
+    });
+  });
+
+  it('turns an awb event into an AWB request with the default courier when none is named', () => {
+    expect(
+      feedbackActionFor({ eventId: 'e', orderId: 1, kind: 'awb', weight: 2, parcels: 1 }, 'sameday'),
+    ).toEqual({
+      type: 'awb',
+      input: { courier: 'sameday', weight: 2, parcels: 1 },
+    });
+  });
+
+  it('turns invoiced into an invoice request and paid into a payment status change', () => {
+    expect(feedbackActionFor({ eventId: 'e', orderId: 1, kind: 'invoiced' }, 'fan')).toEqual({
+      type: 'invoice',
+    });
+    expect(feedbackActionFor({ eventId: 'e', orderId: 1, kind: 'paid' }, 'fan')).toEqual({
+      type: 'update',
+      input: { payment_status: 'paid' },
+    });
+  });
+
+  it('cuts a note to the 500 characters the platform accepts', () => {
+    const action = feedbackActionFor(
+      { eventId: 'e', orderId: 1, kind: 'cancelled', note: 'x'.repeat(600) },
+      'fan',
+    );
+    expect(action.type === 'update' && action.input.note?.length).toBe(500);
+  });
+});
