@@ -1,0 +1,66 @@
+import type { Db } from '../db/openDatabase.js';
+import { stmt } from '../db/statements.js';
+import { Fields, Issues } from '../http/fields.js';
+import type { Obj } from '../http/fields.js';
+import { isoSeconds } from '../http/time.js';
+import { bulkItems, readIdentifier, TargetResolver, type Identifier, type Target } from './bulkTargets.js';
+
+const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
+
+/**
+ * PATCH /products/prices/bulk. Items name a product by `id` or `sku` (optionally a variant, whose
+ * `price` and `sale_price` are set); all items are checked before anything is written.
+ */
+export function bulkPrices(
+  db: Db,
+  companyId: number,
+  body: Obj,
+): { updated: number; not_found: Identifier[] } {
+  const items = bulkItems(body);
+  const issues = new Issues();
+  const parsed = items.map((item, i) => {
+    const prefix = `items.${i}`;
+    const f = new Fields(item, issues, prefix);
+    const ident = readIdentifier(f, issues, prefix);
+    const values: Record<string, unknown> = {};
+    const put = (k: string, v: unknown): void => {
+      if (v !== undefined) values[k] = v;
+    };
+    put('price', f.number('price', { min: 0 }));
+    put('sale_price', f.number('sale_price', { nullable: true, min: 0 }));
+    put('cost_price', f.number('cost_price', { nullable: true, min: 0 }));
+    put('vat_rate', f.integer('vat_rate', { min: 0, max: 100 }));
+    if (!PRICE_FIELDS.some((k) => f.has(k)))
+      issues.add(`${prefix}.price`, 'at least one of price, sale_price, cost_price, vat_rate is required');
+    if (f.has('variant_id') || f.has('variant_sku'))
+      for (const k of ['cost_price', 'vat_rate'])
+        if (f.has(k)) issues.add(`${prefix}.${k}`, 'is set on the product, not on a variant');
+    return { ident, values };
+  });
+  issues.throwIfAny();
+  const resolver = new TargetResolver(db, companyId);
+  const notFoundList: Identifier[] = [];
+  const writes: { target: Target; values: Record<string, unknown> }[] = [];
+  parsed.forEach(({ ident, values }, i) => {
+    const target = resolver.resolve(ident as Identifier);
+    if (!target) notFoundList.push(ident as Identifier);
+    else writes.push({ target, values });
+    if (target?.variant)
+      for (const k of ['cost_price', 'vat_rate'])
+        if (k in values) issues.add(`items.${i}.${k}`, 'is set on the product, not on a variant');
+  });
+  issues.throwIfAny();
+  const now = isoSeconds();
+  const touch = stmt<[string, number]>(db, 'UPDATE products SET updated_at = ? WHERE id = ?');
+  for (const { target, values } of writes) {
+    const names = Object.keys(values);
+    const table = target.variant ? 'variants' : 'products';
+    const id = target.variant ? target.variant.id : target.product.id;
+    stmt(db, `UPDATE ${table} SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({
+      ...values,
+      __id: id,
+    });
+    touch.run(now, target.product.id);
+  }
+  return { updated: writes.length, not_found: notFoundList };
+}

@@ -1,0 +1,79 @@
+import { openDatabase } from './db/openDatabase.js';
+import { FaultGate } from './faults/faultGate.js';
+import { parseFaultSpec } from './faults/faultSpec.js';
+import { buildApp } from './http/app.js';
+import { Authenticator } from './http/auth.js';
+import { RequestLog, type RequestLogEntry } from './requestLog.js';
+import { DEMO_KEYS, type DemoKeys } from './seed/demoKeys.js';
+import { addBulkProducts, seedDatabase } from './seed/seedDatabase.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  db?: string;
+  seed?: 'demo' | 'empty';
+  faults?: string | null;
+  faultSeed?: number;
+  logRequests?: string;
+  recordBodies?: boolean;
+  ordersOrder?: 'desc' | 'asc';
+  extraProducts?: number;
+  logLevel?: string;
+}
+
+export interface Sandbox {
+  url: string;
+  keys: DemoKeys;
+  requestLog: { entries(): RequestLogEntry[]; clear(): void };
+  setFaults(spec: string | null): void;
+  close(): Promise<void>;
+}
+
+/** Starts the API v2 sandbox on HOST:PORT (port 0: a free one) and resolves when it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  parseFaultSpec(options.faults ?? null); // fail before opening anything
+  const db = openDatabase(options.db ?? ':memory:');
+  try {
+    const ids = seedDatabase(db, options.seed ?? 'demo');
+    if (options.extraProducts) addBulkProducts(db, ids.primary, options.extraProducts);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const auth = new Authenticator(db);
+  const log = new RequestLog(options.logRequests);
+  const gate = new FaultGate(
+    auth,
+    log,
+    options.recordBodies ?? false,
+    options.faultSeed ?? Date.now() % 2 ** 31,
+  );
+  gate.setFaults(options.faults ?? null);
+  const app = buildApp({
+    db,
+    auth,
+    gate,
+    logLevel: options.logLevel ?? 'warn',
+    recordBodies: options.recordBodies ?? false,
+    ordersOrder: options.ordersOrder ?? 'desc',
+  });
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closed = false;
+  return {
+    url: `http://${urlHost}:${port}/api/v2`,
+    keys: { ...DEMO_KEYS },
+    requestLog: { entries: () => log.entries(), clear: () => log.clear() },
+    setFaults: (spec) => gate.setFaults(spec),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await log.close();
+      db.close();
+    },
+  };
+}
