@@ -30,7 +30,7 @@ export class OrderSeenRepository {
     );
     this.#queued = db.prepare(
       `SELECT platform_order_id FROM orders_seen WHERE outcome = 'queued'
-       ORDER BY platform_created_at, platform_order_id LIMIT ?`,
+       ORDER BY platform_order_id LIMIT ?`,
     );
     this.#known = db.prepare(
       `SELECT s.platform_order_id AS id FROM json_each(?) AS k

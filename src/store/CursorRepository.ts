@@ -1,0 +1,29 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Named string positions: catalog cursors, ERP checkpoints. */
+export class CursorRepository {
+  readonly #get: Statement<[string], { value: string }>;
+  readonly #set: Statement<[string, string, string]>;
+  readonly #delete: Statement<[string]>;
+
+  constructor(db: Database) {
+    this.#get = db.prepare('SELECT value FROM cursors WHERE name = ?');
+    this.#set = db.prepare(
+      `INSERT INTO cursors (name, value, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+    );
+    this.#delete = db.prepare('DELETE FROM cursors WHERE name = ?');
+  }
+
+  get(name: string): string | null {
+    return this.#get.get(name)?.value ?? null;
+  }
+
+  set(name: string, value: string): void {
+    this.#set.run(name, value, new Date().toISOString());
+  }
+
+  delete(name: string): void {
+    this.#delete.run(name);
+  }
+}

@@ -1,0 +1,118 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { itemKeyString, type ItemKey } from '../domain/records.js';
+import { chunks } from './chunks.js';
+
+/** A SKU (or variant SKU) of the ERP and the product (and variant) it is on the platform. */
+export interface ProductLink {
+  sku: string;
+  variantSku: string | null;
+  productId: number;
+  variantId: number | null;
+  platformUpdatedAt: string | null;
+}
+
+interface LinkRow {
+  sku: string;
+  variant_sku: string;
+  product_id: number;
+  variant_id: number | null;
+  platform_updated_at: string | null;
+}
+
+const CHUNK = 500;
+
+export class ProductLinkRepository {
+  readonly #upsert: Statement<[string, string, number, number | null, string | null, string]>;
+  readonly #get: Statement<[string, string], LinkRow>;
+  readonly #getMany: Statement<[string], LinkRow>;
+  readonly #all: Statement<[], LinkRow>;
+  readonly #byProduct: Statement<[number], LinkRow>;
+  readonly #count: Statement<[], { n: number }>;
+  readonly #delete: Statement<[string, string]>;
+
+  constructor(private readonly db: Database) {
+    this.#upsert = db.prepare(
+      `INSERT INTO product_links (sku, variant_sku, product_id, variant_id, platform_updated_at, linked_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (sku, variant_sku) DO UPDATE SET
+         product_id = excluded.product_id,
+         variant_id = excluded.variant_id,
+         platform_updated_at = excluded.platform_updated_at,
+         linked_at = excluded.linked_at`,
+    );
+    this.#get = db.prepare('SELECT * FROM product_links WHERE sku = ? AND variant_sku = ?');
+    // json_each keeps one prepared statement for any chunk size; CROSS JOIN makes SQLite loop over
+    // the keys and probe the primary key.
+    this.#getMany = db.prepare(
+      `SELECT l.* FROM json_each(?) AS k
+       CROSS JOIN product_links AS l
+         ON l.sku = json_extract(k.value, '$[0]') AND l.variant_sku = json_extract(k.value, '$[1]')`,
+    );
+    this.#all = db.prepare('SELECT * FROM product_links ORDER BY sku, variant_sku');
+    this.#byProduct = db.prepare('SELECT * FROM product_links WHERE product_id = ? ORDER BY variant_sku');
+    this.#count = db.prepare('SELECT count(*) AS n FROM product_links');
+    this.#delete = db.prepare('DELETE FROM product_links WHERE sku = ? AND variant_sku = ?');
+  }
+
+  /** Inserts or replaces links, all in one transaction. */
+  upsertMany(links: Iterable<ProductLink>): void {
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const link of links) {
+        this.#upsert.run(
+          link.sku,
+          link.variantSku ?? '',
+          link.productId,
+          link.variantId,
+          link.platformUpdatedAt,
+          now,
+        );
+      }
+    })();
+  }
+
+  get(sku: string, variantSku?: string | null): ProductLink | undefined {
+    const row = this.#get.get(sku, variantSku ?? '');
+    return row ? toLink(row) : undefined;
+  }
+
+  /** Links of many items, keyed by itemKeyString(); items without a link are absent from the map. */
+  getMany(keys: readonly ItemKey[]): Map<string, ProductLink> {
+    const out = new Map<string, ProductLink>();
+    for (const part of chunks(keys, CHUNK)) {
+      const pairs = JSON.stringify(part.map((k) => [k.sku, k.variantSku ?? '']));
+      for (const row of this.#getMany.iterate(pairs)) {
+        const link = toLink(row);
+        out.set(itemKeyString({ sku: link.sku, variantSku: link.variantSku ?? undefined }), link);
+      }
+    }
+    return out;
+  }
+
+  /** Every link, streamed from the database in SKU order. */
+  *all(): IterableIterator<ProductLink> {
+    for (const row of this.#all.iterate()) yield toLink(row);
+  }
+
+  byProductId(productId: number): ProductLink[] {
+    return this.#byProduct.all(productId).map(toLink);
+  }
+
+  count(): number {
+    return this.#count.get()!.n;
+  }
+
+  delete(sku: string, variantSku?: string | null): void {
+    this.#delete.run(sku, variantSku ?? '');
+  }
+}
+
+function toLink(row: LinkRow): ProductLink {
+  return {
+    sku: row.sku,
+    variantSku: row.variant_sku === '' ? null : row.variant_sku,
+    productId: row.product_id,
+    variantId: row.variant_id,
+    platformUpdatedAt: row.platform_updated_at,
+  };
+}

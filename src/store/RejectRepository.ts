@@ -1,0 +1,141 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { RecordSource, Reject } from '../domain/records.js';
+
+/** A reject as the store keeps it: how often and since when it was seen, and whether it is resolved. */
+export interface StoredReject {
+  pipeline: string;
+  key: string;
+  reason: string;
+  source: RecordSource | null;
+  firstSeen: string;
+  lastSeen: string;
+  count: number;
+  resolvedAt: string | null;
+}
+
+interface RejectRow {
+  pipeline: string;
+  key: string;
+  reason: string;
+  source_file: string | null;
+  source_line: number | null;
+  source_row: string | null;
+  first_seen: string;
+  last_seen: string;
+  count: number;
+  resolved_at: string | null;
+}
+
+export interface RejectListOptions {
+  pipeline?: string;
+  includeResolved?: boolean;
+  limit?: number;
+}
+
+export class RejectRepository {
+  readonly #record: Statement<
+    [string, string, string, string | null, number | null, string | null, string, string]
+  >;
+  readonly #resolve: Statement<[string, string, string]>;
+  readonly #resolveAllExcept: Statement<[string, string, string]>;
+  readonly #list: Statement<[{ pipeline: string | null; all: number; limit: number }], RejectRow>;
+  readonly #countOpen: Statement<[{ pipeline: string | null }], { n: number }>;
+
+  constructor(private readonly db: Database) {
+    // Seen again: count it, keep first_seen, and reopen it if it had been resolved.
+    this.#record = db.prepare(
+      `INSERT INTO rejects (pipeline, key, reason, source_file, source_line, source_row, first_seen, last_seen, count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+       ON CONFLICT (pipeline, key, reason) DO UPDATE SET
+         count = count + 1,
+         last_seen = excluded.last_seen,
+         source_file = excluded.source_file,
+         source_line = excluded.source_line,
+         source_row = excluded.source_row,
+         resolved_at = NULL`,
+    );
+    this.#resolve = db.prepare(
+      'UPDATE rejects SET resolved_at = ? WHERE pipeline = ? AND key = ? AND resolved_at IS NULL',
+    );
+    this.#resolveAllExcept = db.prepare(
+      `UPDATE rejects SET resolved_at = ?
+       WHERE pipeline = ? AND resolved_at IS NULL AND key NOT IN (SELECT value FROM json_each(?))`,
+    );
+    this.#list = db.prepare(
+      `SELECT * FROM rejects
+       WHERE (@pipeline IS NULL OR pipeline = @pipeline) AND (@all = 1 OR resolved_at IS NULL)
+       ORDER BY last_seen DESC, pipeline, key LIMIT @limit`,
+    );
+    this.#countOpen = db.prepare(
+      'SELECT count(*) AS n FROM rejects WHERE resolved_at IS NULL AND (@pipeline IS NULL OR pipeline = @pipeline)',
+    );
+  }
+
+  record(reject: Reject): void {
+    const now = new Date().toISOString();
+    const s = reject.source;
+    this.#record.run(
+      reject.pipeline,
+      reject.key,
+      reject.reason,
+      s?.file ?? null,
+      s?.line ?? null,
+      s?.row ?? null,
+      now,
+      now,
+    );
+  }
+
+  recordMany(rejects: Iterable<Reject>): void {
+    this.db.transaction(() => {
+      for (const reject of rejects) this.record(reject);
+    })();
+  }
+
+  /** Marks every open reject of the key resolved (the item went through). */
+  resolve(pipeline: string, key: string): void {
+    this.#resolve.run(new Date().toISOString(), pipeline, key);
+  }
+
+  resolveMany(pipeline: string, keys: Iterable<string>): void {
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const key of keys) this.#resolve.run(now, pipeline, key);
+    })();
+  }
+
+  /** After a full scan: every open reject whose key was not rejected again is resolved. */
+  resolveAllExcept(pipeline: string, keys: Iterable<string>): number {
+    return this.#resolveAllExcept.run(new Date().toISOString(), pipeline, JSON.stringify([...keys])).changes;
+  }
+
+  list(options: RejectListOptions = {}): StoredReject[] {
+    const rows = this.#list.all({
+      pipeline: options.pipeline ?? null,
+      all: options.includeResolved ? 1 : 0,
+      limit: options.limit ?? -1,
+    });
+    return rows.map(toStored);
+  }
+
+  countOpen(pipeline?: string): number {
+    return this.#countOpen.get({ pipeline: pipeline ?? null })!.n;
+  }
+}
+
+function toStored(row: RejectRow): StoredReject {
+  const source: RecordSource = {};
+  if (row.source_file !== null) source.file = row.source_file;
+  if (row.source_line !== null) source.line = row.source_line;
+  if (row.source_row !== null) source.row = row.source_row;
+  return {
+    pipeline: row.pipeline,
+    key: row.key,
+    reason: row.reason,
+    source: Object.keys(source).length ? source : null,
+    firstSeen: row.first_seen,
+    lastSeen: row.last_seen,
+    count: row.count,
+    resolvedAt: row.resolved_at,
+  };
+}

@@ -1,0 +1,92 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+export type RunStatus = 'running' | 'ok' | 'failed';
+
+/** One run of one pipeline: when, with which options, what it counted, how it ended. */
+export interface SyncRun {
+  id: number;
+  pipeline: string;
+  status: RunStatus;
+  startedAt: string;
+  finishedAt: string | null;
+  options: Record<string, unknown>;
+  counts: Record<string, unknown> | null;
+  error: string | null;
+}
+
+interface RunRow {
+  id: number;
+  pipeline: string;
+  status: RunStatus;
+  started_at: string;
+  finished_at: string | null;
+  options: string;
+  counts: string | null;
+  error: string | null;
+}
+
+export class RunRepository {
+  readonly #start: Statement<[string, string, string]>;
+  readonly #finish: Statement<[string, string, string, string | null, number]>;
+  readonly #recent: Statement<[number], RunRow>;
+  readonly #last: Statement<[string], RunRow>;
+  readonly #get: Statement<[number], RunRow>;
+
+  constructor(db: Database) {
+    this.#start = db.prepare(
+      `INSERT INTO runs (pipeline, status, started_at, options) VALUES (?, 'running', ?, ?)`,
+    );
+    this.#finish = db.prepare(
+      'UPDATE runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?',
+    );
+    this.#recent = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?');
+    this.#last = db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1');
+    this.#get = db.prepare('SELECT * FROM runs WHERE id = ?');
+  }
+
+  start(pipeline: string, options: object = {}): number {
+    return Number(
+      this.#start.run(pipeline, new Date().toISOString(), JSON.stringify(options)).lastInsertRowid,
+    );
+  }
+
+  /** Ends a run: `failed` when an error is given, `ok` otherwise. */
+  finish(id: number, result: { counts: object; error?: string }): void {
+    const status: RunStatus = result.error === undefined ? 'ok' : 'failed';
+    this.#finish.run(
+      status,
+      new Date().toISOString(),
+      JSON.stringify(result.counts),
+      result.error ?? null,
+      id,
+    );
+  }
+
+  /** The latest runs of all pipelines, newest first. */
+  recent(limit = 20): SyncRun[] {
+    return this.#recent.all(limit).map(toRun);
+  }
+
+  last(pipeline: string): SyncRun | undefined {
+    const row = this.#last.get(pipeline);
+    return row ? toRun(row) : undefined;
+  }
+
+  get(id: number): SyncRun | undefined {
+    const row = this.#get.get(id);
+    return row ? toRun(row) : undefined;
+  }
+}
+
+function toRun(row: RunRow): SyncRun {
+  return {
+    id: row.id,
+    pipeline: row.pipeline,
+    status: row.status,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    counts: row.counts === null ? null : (JSON.parse(row.counts) as Record<string, unknown>),
+    error: row.error,
+  };
+}

@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import type { Logger } from '../logger.js';
+import { CursorRepository } from './CursorRepository.js';
+import { FingerprintRepository } from './FingerprintRepository.js';
+import { GenerationRepository } from './GenerationRepository.js';
+import { LeaseRepository } from './LeaseRepository.js';
+import { migrate } from './migrate.js';
+import { MIGRATIONS, type Migration } from './migrations.js';
+import { ProductLinkRepository } from './ProductLinkRepository.js';
+import { RejectRepository } from './RejectRepository.js';
+import { RunRepository } from './RunRepository.js';
+import { StoreError } from './StoreError.js';
+
+export interface StoreOptions {
+  logger?: Logger;
+  /** How long a write waits for another process's lock before failing (ms). */
+  busyTimeoutMs?: number;
+  /** Clock for leases (tests). */
+  now?: () => number;
+  /** Replaces the migration list (tests only). */
+  migrations?: readonly Migration[];
+}
+
+/**
+ * The daemon's local SQLite state. Several processes may open the same file (WAL mode, busy
+ * timeout); each repository holds its own prepared statements.
+ * Another feature adds its repositories as further readonly properties built in the constructor.
+ */
+export class Store {
+  readonly cursors: CursorRepository;
+  readonly productLinks: ProductLinkRepository;
+  readonly fingerprints: FingerprintRepository;
+  readonly runs: RunRepository;
+  readonly rejects: RejectRepository;
+  readonly leases: LeaseRepository;
+  readonly generations: GenerationRepository;
+
+  constructor(
+    readonly db: Database,
+    readonly path: string,
+    options: StoreOptions = {},
+  ) {
+    this.cursors = new CursorRepository(db);
+    this.productLinks = new ProductLinkRepository(db);
+    this.fingerprints = new FingerprintRepository(db);
+    this.runs = new RunRepository(db);
+    this.rejects = new RejectRepository(db);
+    this.leases = new LeaseRepository(db, options.now ?? Date.now);
+    this.generations = new GenerationRepository(db);
+  }
+
+  /** Runs fn in one transaction (nested calls become savepoints); returns its result. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Opens (creating if needed) the store at `path`, or an in-memory one for ':memory:', migrated. */
+export function openStore(path: string, options: StoreOptions = {}): Store {
+  let db: Database;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new BetterSqlite3(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+  } catch (error) {
+    throw new StoreError(`cannot open the store at ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    const applied = migrate(db, options.migrations ?? MIGRATIONS);
+    if (applied.length) options.logger?.info({ path, applied }, 'store migrated');
+    return new Store(db, path, options);
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`cannot prepare the store at ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}

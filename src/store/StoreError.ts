@@ -1,0 +1,8 @@
+import { ErpSyncError, type ErrorDetails } from '../domain/errors.js';
+
+/** The local store cannot be opened, migrated or written: nothing can be synced safely. */
+export class StoreError extends ErpSyncError {
+  constructor(message: string, options?: { cause?: unknown; details?: ErrorDetails }) {
+    super('store_failure', message, options?.details ?? {}, options);
+  }
+}

@@ -1,0 +1,87 @@
+import type { Database } from 'better-sqlite3';
+
+/**
+ * The store's schema history. Append only: a released migration is never edited, a change is a
+ * new entry with the next version. Each runs once, inside the transaction that records it.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'cursors, product links, fingerprints, runs, rejects, leases, generations',
+    up(db) {
+      db.exec(`
+        CREATE TABLE cursors (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+
+        -- variant_sku is '' for a product without variants: NULLs are never equal in a key.
+        CREATE TABLE product_links (
+          sku TEXT NOT NULL,
+          variant_sku TEXT NOT NULL DEFAULT '',
+          product_id INTEGER NOT NULL,
+          variant_id INTEGER,
+          platform_updated_at TEXT,
+          linked_at TEXT NOT NULL,
+          PRIMARY KEY (sku, variant_sku)
+        ) WITHOUT ROWID;
+        CREATE INDEX product_links_product ON product_links (product_id);
+
+        CREATE TABLE fingerprints (
+          pipeline TEXT NOT NULL,
+          key TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          generation INTEGER NOT NULL,
+          acked_at TEXT,
+          missing INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (pipeline, key)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE runs (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          pipeline TEXT NOT NULL,
+          status TEXT NOT NULL,
+          started_at TEXT NOT NULL,
+          finished_at TEXT,
+          options TEXT NOT NULL,
+          counts TEXT,
+          error TEXT
+        );
+        CREATE INDEX runs_pipeline ON runs (pipeline, id);
+
+        CREATE TABLE rejects (
+          pipeline TEXT NOT NULL,
+          key TEXT NOT NULL,
+          reason TEXT NOT NULL,
+          source_file TEXT,
+          source_line INTEGER,
+          source_row TEXT,
+          first_seen TEXT NOT NULL,
+          last_seen TEXT NOT NULL,
+          count INTEGER NOT NULL,
+          resolved_at TEXT,
+          PRIMARY KEY (pipeline, key, reason)
+        ) WITHOUT ROWID;
+        CREATE INDEX rejects_open ON rejects (pipeline, resolved_at);
+
+        CREATE TABLE leases (
+          name TEXT PRIMARY KEY,
+          owner TEXT NOT NULL,
+          expires_at INTEGER NOT NULL
+        );
+
+        CREATE TABLE generations (
+          name TEXT PRIMARY KEY,
+          value INTEGER NOT NULL
+        );
+      `);
+    },
+  },
+];

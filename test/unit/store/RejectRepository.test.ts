@@ -1,0 +1,66 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../../src/store/Store.js';
+
+let store: Store;
+beforeEach(() => {
+  store = openStore(':memory:');
+});
+afterEach(() => store.close());
+
+describe('rejects', () => {
+  it('counts a reject seen again and keeps its first sighting', async () => {
+    store.rejects.record({
+      pipeline: 'stock',
+      key: 'A',
+      reason: 'negative quantity',
+      source: { file: 'stock.csv', line: 3 },
+    });
+    const [first] = store.rejects.list();
+    await new Promise((r) => setTimeout(r, 5));
+    store.rejects.record({
+      pipeline: 'stock',
+      key: 'A',
+      reason: 'negative quantity',
+      source: { file: 'stock.csv', line: 7 },
+    });
+    const all = store.rejects.list();
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({
+      count: 2,
+      firstSeen: first!.firstSeen,
+      source: { file: 'stock.csv', line: 7 },
+    });
+    expect(all[0]!.lastSeen > first!.lastSeen).toBe(true);
+  });
+
+  it('keeps different reasons of one key apart', () => {
+    store.rejects.record({ pipeline: 'stock', key: 'A', reason: 'r1' });
+    store.rejects.record({ pipeline: 'stock', key: 'A', reason: 'r2' });
+    store.rejects.record({ pipeline: 'prices', key: 'A', reason: 'r1' });
+    expect(store.rejects.countOpen()).toBe(3);
+    expect(store.rejects.countOpen('stock')).toBe(2);
+    expect(store.rejects.list({ pipeline: 'prices' }).map((r) => r.reason)).toEqual(['r1']);
+  });
+
+  it('hides resolved rejects unless asked, and reopens one seen again', () => {
+    store.rejects.record({ pipeline: 'stock', key: 'A', reason: 'not on the platform' });
+    store.rejects.resolve('stock', 'A');
+    expect(store.rejects.list()).toEqual([]);
+    expect(store.rejects.countOpen('stock')).toBe(0);
+    const resolved = store.rejects.list({ includeResolved: true });
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]!.resolvedAt).not.toBeNull();
+
+    store.rejects.record({ pipeline: 'stock', key: 'A', reason: 'not on the platform' });
+    const [reopened] = store.rejects.list();
+    expect(reopened).toMatchObject({ key: 'A', count: 2, resolvedAt: null, source: null });
+  });
+
+  it('resolves every open reject not seen in the latest full scan', () => {
+    for (const key of ['A', 'B', 'C']) store.rejects.record({ pipeline: 'stock', key, reason: 'bad' });
+    store.rejects.record({ pipeline: 'prices', key: 'A', reason: 'bad' });
+    expect(store.rejects.resolveAllExcept('stock', ['B'])).toBe(2);
+    expect(store.rejects.list({ pipeline: 'stock' }).map((r) => r.key)).toEqual(['B']);
+    expect(store.rejects.countOpen('prices')).toBe(1);
+  });
+});

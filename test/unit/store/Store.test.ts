@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../../src/store/Store.js';
+import { MIGRATIONS } from '../../../src/store/migrations.js';
+import { StoreError } from '../../../src/store/StoreError.js';
+import { tempDir } from './tempDir.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+function fileStore(): { path: string; open: () => Store } {
+  const { dir, cleanup } = tempDir();
+  const path = join(dir, 'nested', 'state', 'erp-sync.db');
+  const opened: Store[] = [];
+  cleanups.push(() => {
+    for (const s of opened) s.close();
+    cleanup();
+  });
+  return {
+    path,
+    open: () => {
+      const store = openStore(path);
+      opened.push(store);
+      return store;
+    },
+  };
+}
+
+describe('openStore', () => {
+  it('creates the parent folder and uses WAL mode with a busy timeout', () => {
+    const { path, open } = fileStore();
+    const store = open();
+    expect(existsSync(path)).toBe(true);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+  });
+
+  it('applies every migration once and nothing more on reopen', () => {
+    const { open } = fileStore();
+    const first = open();
+    first.cursors.set('catalog', '2026-01-01T00:00:00Z');
+    first.close();
+    const second = open();
+    const versions = second.db
+      .prepare('SELECT version FROM schema_migrations ORDER BY version')
+      .pluck()
+      .all();
+    expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(second.cursors.get('catalog')).toBe('2026-01-01T00:00:00Z');
+  });
+
+  it('runs an appended migration on an existing file', () => {
+    const { path, open } = fileStore();
+    open().close();
+    const extended = [
+      ...MIGRATIONS,
+      {
+        version: 999,
+        name: 'test table',
+        up: (db: Store['db']) => db.exec('CREATE TABLE extra (id INTEGER)'),
+      },
+    ];
+    const store = openStore(path, { migrations: extended });
+    cleanups.unshift(() => store.close());
+    expect(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'extra'").pluck().get()).toBe(
+      'extra',
+    );
+  });
+
+  it('reports a failing migration as a StoreError naming it', () => {
+    const broken = [{ version: 1, name: 'broken', up: (db: Store['db']) => db.exec('CREATE TABLE (') }];
+    expect(() => openStore(':memory:', { migrations: broken })).toThrow(StoreError);
+    expect(() => openStore(':memory:', { migrations: broken })).toThrow(/migration 1 \(broken\)/);
+  });
+
+  it('works in memory for unit tests', () => {
+    const store = openStore(':memory:');
+    store.cursors.set('a', '1');
+    expect(store.cursors.get('a')).toBe('1');
+    store.close();
+  });
+
+  it('sees writes of another process on the same file', () => {
+    const { open } = fileStore();
+    const a = open();
+    const b = open();
+    a.cursors.set('orders', '42');
+    expect(b.cursors.get('orders')).toBe('42');
+    expect(a.generations.next('stock')).toBe(1);
+    expect(b.generations.next('stock')).toBe(2);
+    expect(a.generations.next('stock')).toBe(3);
+  });
+
+  it('rolls a failed transaction back entirely', () => {
+    const store = openStore(':memory:');
+    expect(() =>
+      store.transaction(() => {
+        store.cursors.set('x', '1');
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(store.cursors.get('x')).toBeNull();
+    store.close();
+  });
+});
