@@ -1,0 +1,39 @@
+import type { Sandbox } from '../../../src/sandbox/index.js';
+
+export interface HttpResult {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
+  headers: Headers;
+}
+
+/** A tiny fetch wrapper for the sandbox tests: JSON in, JSON out, one company key. */
+export function http(sandbox: Sandbox, key: keyof Sandbox['keys'] | null = 'primary') {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpResult> => {
+    const response = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: {
+        ...(key ? { authorization: `Bearer ${sandbox.keys[key]}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+  return {
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown) => call('POST', path, body),
+    patch: (path: string, body?: unknown) => call('PATCH', path, body),
+    put: (path: string, body?: unknown) => call('PUT', path, body),
+    delete: (path: string) => call('DELETE', path),
+    call,
+  };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
