@@ -98,9 +98,12 @@ export class RateLimitedError extends ApiError {
   }
 }
 
+/** 5xx; a 503 may carry Retry-After, which the retry policy honours like a 429's. */
 export class ServerError extends ApiError {
-  constructor(message: string, context: RequestContext) {
-    super('api_server', message, context);
+  readonly retryAfterMs: number | null;
+  constructor(message: string, context: RequestContext, retryAfterMs: number | null = null) {
+    super('api_server', message, context, retryAfterMs === null ? {} : { retryAfterMs });
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

@@ -78,7 +78,7 @@ export function errorFromResponse(
     if (!idempotent && status !== 503) {
       return new OutcomeUnknownError(`${message} (the request may have been applied)`, ctx, 'api_server');
     }
-    return new ServerError(message, ctx);
+    return new ServerError(message, ctx, parseRetryAfter(headers['retry-after']));
   }
   return new HttpError(message, ctx);
 }

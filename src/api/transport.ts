@@ -3,7 +3,7 @@ import { Agent } from 'undici';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { VERSION } from '../version.js';
-import { ApiError, SchemaError, type RequestContext } from './errors.js';
+import { ApiError, OutcomeUnknownError, SchemaError, type RequestContext } from './errors.js';
 import { errorFromFailure, errorFromResponse } from './httpErrors.js';
 import { withRetries, type RetrySettings } from './retryPolicy.js';
 
@@ -41,6 +41,11 @@ export interface TransportOptions {
   userAgent?: string;
   logger?: Logger;
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * Aborts every pending call and retry wait of this client (e.g. on shutdown): idempotent calls
+   * reject with the signal's reason; a create already sent rejects with OutcomeUnknownError.
+   */
+  signal?: AbortSignal;
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -89,6 +94,7 @@ export class Transport {
   readonly #retry: RetrySettings;
   readonly #logger: Logger;
   readonly #onResponse: ((info: ResponseInfo) => void) | undefined;
+  readonly #signal: AbortSignal | undefined;
 
   constructor(options: TransportOptions) {
     const base = new URL(options.baseUrl);
@@ -118,10 +124,12 @@ export class Transport {
     };
     this.#logger = (options.logger ?? silentLogger()).child({ module: 'api' });
     this.#onResponse = options.onResponse;
+    this.#signal = options.signal;
   }
 
   /** Sends the request, retrying what is safe to retry; resolves with a 2xx response or throws an ApiError. */
   async send(spec: RequestSpec): Promise<ApiResponse> {
+    this.#signal?.throwIfAborted();
     const requestId = randomUUID();
     const startedAt = performance.now();
     return withRetries(
@@ -144,6 +152,7 @@ export class Transport {
           'API call failed, retrying',
         );
       },
+      this.#signal,
     );
   }
 
@@ -166,6 +175,8 @@ export class Transport {
       timedOut = true;
       controller.abort();
     }, timeoutMs);
+    const onAbort = () => controller.abort();
+    this.#signal?.addEventListener('abort', onAbort, { once: true });
     const started = performance.now();
     let status: number | null = null;
     try {
@@ -187,6 +198,15 @@ export class Transport {
         responseHeaders = response.headers;
         text = await response.body.text();
       } catch (error) {
+        if (this.#signal?.aborted && !timedOut) {
+          if (spec.idempotent) throw this.#signal.reason;
+          throw new OutcomeUnknownError(
+            `${spec.method} ${spec.route}: aborted after sending; the request may have been applied`,
+            { ...context, status: null },
+            'aborted',
+            error,
+          );
+        }
         throw errorFromFailure(error, context, spec.idempotent, timedOut ? timeoutMs : null, this.#secret);
       }
       const body = parseJson(text);
@@ -207,6 +227,7 @@ export class Transport {
       throw error;
     } finally {
       clearTimeout(timer);
+      this.#signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -46,8 +46,8 @@ beforeAll(async () => {
   stub = await startStubServer();
 });
 afterEach(async () => {
-  stub.requests.length = 0;
   await Promise.all(clients.splice(0).map((c) => c.close()));
+  stub.requests.length = 0;
 });
 afterAll(() => stub.close());
 
@@ -118,6 +118,34 @@ describe('retries of safe requests', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(1_200);
+  });
+});
+
+describe('waits and shutdown', () => {
+  it('honours Retry-After on a 503 as well', async () => {
+    script([() => ({ status: 503, headers: { 'retry-after': '1' } })], product);
+    const started = Date.now();
+    await clientFor().products.get(503);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(stub.requests.filter((r) => r.path === '/products/503')).toHaveLength(2);
+  });
+
+  it('aborts a pending call and its retry waits when the client signal fires', async () => {
+    const controller = new AbortController();
+    const client = clientFor({ signal: controller.signal, timeoutMs: 5_000 });
+    stub.handle(() => 'stall');
+    const stalled = client.products.get(1).catch((e: unknown) => e);
+    script([], () => ({ status: 429, headers: { 'retry-after': '20' } }));
+    const waiting = clientFor({ signal: controller.signal, deadlineMs: 60_000 })
+      .account.get()
+      .catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    controller.abort(new Error('shutting down'));
+    expect(((await stalled) as Error).message).toBe('shutting down');
+    expect(((await waiting) as Error).message).toBe('shutting down');
+    expect(Date.now() - started).toBeLessThan(500);
+    await expect(client.account.get()).rejects.toThrow('shutting down');
   });
 });
 
