@@ -29,12 +29,14 @@ export interface ScanResult<T extends ListedOrder> {
   direction: ListDirection;
 }
 
-/** Orders compared by creation, then id (ids come from one increasing sequence). */
+/**
+ * Orders compared by id: ids come from one increasing sequence, so they order creation exactly,
+ * where created_at has second resolution and follows a clock that may be moved. created_at only
+ * breaks a tie that cannot happen with distinct ids.
+ */
 export function compareOldestFirst(a: ListedOrder, b: ListedOrder): number {
-  const ta = Date.parse(a.createdAt);
-  const tb = Date.parse(b.createdAt);
-  if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return ta - tb;
-  return a.id - b.id;
+  if (a.id !== b.id) return a.id - b.id;
+  return Date.parse(a.createdAt) - Date.parse(b.createdAt) || 0;
 }
 
 /** Decides the list's order from what a page shows; null when it cannot tell (fewer than 2 distinct). */

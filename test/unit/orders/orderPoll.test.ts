@@ -62,11 +62,11 @@ describe('order poll scan', () => {
     expect(result.direction).toBe('oldest-first');
   });
 
-  it('decides the direction by creation time and id, not by position', () => {
+  it('decides the direction by ids, not by position or clock', () => {
     expect(
       directionOf([
-        { id: 9, createdAt: '2026-01-02T00:00:00Z' },
-        { id: 3, createdAt: '2026-01-01T00:00:00Z' },
+        { id: 9, createdAt: '2026-01-01T00:00:00Z' },
+        { id: 3, createdAt: '2026-01-02T00:00:00Z' },
       ]),
     ).toBe('newest-first');
     expect(

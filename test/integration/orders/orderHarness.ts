@@ -1,0 +1,98 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiClient, type ApiClient } from '../../../src/api/createApiClient.js';
+import { parseConfig, type Config } from '../../../src/config.js';
+import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
+import { silentLogger } from '../../../src/logger.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/startSandbox.js';
+import { openStore } from '../../../src/store/index.js';
+import { MIGRATIONS } from '../../../src/store/migrations.js';
+import { ORDERS_MIGRATION } from '../../../src/store/ordersMigration.js';
+import type { Store } from '../../../src/store/Store.js';
+import type { SyncContext } from '../../../src/sync/types.js';
+import { orderAdapter } from './orderAdapter.js';
+
+export interface OrderWorld {
+  sandbox: Sandbox;
+  dir: string;
+  configPath: string;
+  config: Config;
+  /** A client for the test itself (creating orders, checking the platform). */
+  api: ApiClient;
+  context(overrides?: Record<string, unknown>): SyncContext;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  ordersOrder?: 'desc' | 'asc';
+  seed?: 'demo' | 'empty';
+  config?: Record<string, unknown>;
+}
+
+export function migrationsWithOrders() {
+  return MIGRATIONS.some((m) => m.version === ORDERS_MIGRATION.version)
+    ? MIGRATIONS
+    : [...MIGRATIONS, ORDERS_MIGRATION];
+}
+
+export async function startOrderWorld(options: WorldOptions = {}): Promise<OrderWorld> {
+  const sandbox = await startSandbox({
+    seed: options.seed ?? 'demo',
+    ordersOrder: options.ordersOrder ?? 'desc',
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'orders-it-'));
+  const raw = {
+    api: {
+      baseUrl: sandbox.url,
+      apiKey: sandbox.keys.primary,
+      timeoutMs: 2_000,
+      retries: 4,
+      deadlineMs: 20_000,
+    },
+    erp: { type: 'file', path: join(dir, 'erp') },
+    store: { path: join(dir, 'store.db') },
+    log: { level: 'silent' },
+    ...options.config,
+  };
+  const config = parseConfig(raw);
+  const configPath = join(dir, 'config.json');
+  await writeFile(configPath, JSON.stringify(raw));
+  const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
+  const opened: { store: Store; client: ApiClient }[] = [];
+  return {
+    sandbox,
+    dir,
+    configPath,
+    config,
+    api,
+    context(overrides = {}) {
+      const cfg = parseConfig({ ...raw, ...overrides });
+      const requests = { total: 0, writes: 0 };
+      const client = createApiClient({
+        baseUrl: cfg.api.baseUrl,
+        apiKey: cfg.api.apiKey,
+        timeoutMs: cfg.api.timeoutMs,
+        retries: cfg.api.retries,
+        deadlineMs: cfg.api.deadlineMs,
+        onResponse: (info) => {
+          requests.total += 1;
+          if (info.method !== 'GET') requests.writes += 1;
+        },
+      });
+      const store = openStore(cfg.store.path, { migrations: migrationsWithOrders() });
+      opened.push({ store, client });
+      const erp: ErpAdapter = orderAdapter(cfg);
+      return { client, erp, store, config: cfg, logger: silentLogger(), requests };
+    },
+    async close() {
+      for (const { store, client } of opened) {
+        store.close();
+        await client.close();
+      }
+      await api.close();
+      await sandbox.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../../src/store/index.js';
+import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { fileExists } from '../../../src/erp/file/orders/atomicFile.js';
+import { migrationsWithOrders, startOrderWorld, type OrderWorld } from './orderHarness.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
+
+const CHILD = join(import.meta.dirname, 'runPipelinesChild.ts');
+let world: OrderWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** Runs the orders pipeline in a child process; kills it with SIGKILL after `killAfterMs` if given. */
+function runChild(
+  configPath: string,
+  killAfterMs?: number,
+): Promise<{ killed: boolean; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, configPath, 'orders'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer =
+      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal !== 'SIGKILL' && code !== 0) reject(new Error(`child failed (${code}): ${stderr}`));
+      else resolve({ killed: signal === 'SIGKILL', code });
+    });
+  });
+}
+
+async function checkConsistent(world: OrderWorld): Promise<{ linked: number; files: number }> {
+  const erpDir = join(world.dir, 'erp');
+  const store = openStore(world.config.store.path, { migrations: migrationsWithOrders() });
+  try {
+    const links = orderRepositoriesOf(store).links.list(100_000);
+    // A link is written only after the ERP confirmed: every linked order has its file.
+    for (const link of links)
+      expect(await fileExists(join(erpDir, 'outbox', 'orders', link.erpRef))).toBe(true);
+    const outbox = await outboxIds(erpDir);
+    expect(new Set(outbox.ids).size).toBe(outbox.ids.length);
+    return { linked: links.length, files: outbox.ids.length };
+  } finally {
+    store.close();
+  }
+}
+
+describe('orders import killed at random points', () => {
+  for (const faults of [null, 'error_rate=0.15,drop_rate=0.15,latency=1-5'] as const) {
+    it(`ends with every order in the outbox exactly once and the store consistent (${faults ? 'with 5xx and dropped connections' : 'clean network'})`, async () => {
+      world = await startOrderWorld({ config: { orders: { concurrency: 4 } } });
+      const sku = await sellableSku(world.api, 100_000);
+      for (let i = 0; i < 250; i++) await createPlatformOrder(world.api, sku);
+      const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+      world.sandbox.setFaults(faults);
+
+      let partial = 0;
+      for (let round = 0; round < 8; round++) {
+        const before = await checkConsistent(world);
+        const result = await runChild(world.configPath, 400 + Math.floor(Math.random() * 1400));
+        const after = await checkConsistent(world);
+        if (result.killed && after.files > before.files && after.files < expected.length) partial += 1;
+      }
+      world.sandbox.setFaults(null);
+      await runChild(world.configPath);
+
+      const final = await checkConsistent(world);
+      const outbox = await outboxIds(join(world.dir, 'erp'));
+      expect(outbox.ids).toEqual(expected);
+      expect(outbox.temp.length).toBeLessThanOrEqual(8); // at most one torn temp file per kill, never read
+      expect(final.linked).toBe(expected.length);
+      const store = openStore(world.config.store.path, { migrations: migrationsWithOrders() });
+      expect(orderRepositoriesOf(store).seen.queued()).toEqual([]);
+      store.close();
+      expect(partial).toBeGreaterThan(0);
+    }, 60_000);
+  }
+});

@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { runOrders } from '../../../src/sync/orders.js';
+import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
+import { join } from 'node:path';
+
+const RUN = { full: false, dryRun: false };
+let world: OrderWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('orders poll against the sandbox', () => {
+  for (const ordersOrder of ['desc', 'asc'] as const) {
+    it(`imports every order of the configured statuses once, and a rerun imports nothing (${ordersOrder})`, async () => {
+      world = await startOrderWorld({ ordersOrder });
+      const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+      expect(expected.length).toBeGreaterThan(10);
+
+      const first = await runOrders(world.context(), RUN);
+      expect(first.error).toBeUndefined();
+      const outbox = await outboxIds(join(world.dir, 'erp'));
+      expect(outbox.ids).toEqual(expected);
+      expect(outbox.temp).toEqual([]);
+      const repos = orderRepositoriesOf(world.context().store);
+      expect(repos.links.count()).toBe(expected.length);
+
+      world.sandbox.requestLog.clear();
+      const second = await runOrders(world.context(), RUN);
+      expect(second.extra.imported ?? 0).toBe(0);
+      const requests = world.sandbox.requestLog.entries();
+      expect(requests.length).toBeLessThanOrEqual(2);
+      expect(requests.every((r) => r.method === 'GET' && r.path.endsWith('/orders'))).toBe(true);
+
+      // New orders placed meanwhile are found on the next poll, whatever the list order.
+      const sku = await sellableSku(world.api);
+      const placed = [await createPlatformOrder(world.api, sku), await createPlatformOrder(world.api, sku)];
+      const third = await runOrders(world.context(), RUN);
+      expect(third.extra.imported).toBe(2);
+      const after = await outboxIds(join(world.dir, 'erp'));
+      expect(after.ids).toEqual([...expected, ...placed.map((o) => o.id)].sort((a, b) => a - b));
+    });
+  }
+});
