@@ -212,6 +212,38 @@ describe('orders', () => {
     );
   });
 
+  it('walks every order exactly once while new orders arrive at the front', async () => {
+    const before = (await collect(client.orders.iterate())).map((o) => o.id);
+    const customer = (await client.customers.list({ per_page: 1 })).data[0]!;
+    const product = (await client.products.list({ status: 'active', per_page: 50 })).data.find(
+      (p) => p.type !== 'variable' && (p.stock_quantity ?? 0) >= 5,
+    )!;
+    const seen: number[] = [];
+    for await (const order of client.orders.iterate()) {
+      seen.push(order.id);
+      if (seen.length % 50 === 0) {
+        await client.orders.create({ customer_id: customer.id, items: [{ sku: product.sku, quantity: 1 }] });
+      }
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const id of before) expect(seen).toContain(id);
+  });
+
+  it('walks orders the same when the server lists them oldest first', async () => {
+    const asc = await startSandbox({ port: 0, seed: 'demo', ordersOrder: 'asc' });
+    const ascClient = createApiClient({ baseUrl: asc.url, apiKey: asc.keys.primary, logger: log.logger });
+    try {
+      const first = await ascClient.orders.list({ per_page: 3 });
+      expect(first.data[0]!.id).toBeLessThan(first.data[1]!.id);
+      const ids = (await collect(ascClient.orders.iterate())).map((o) => o.id);
+      expect(ids).toHaveLength(first.meta.total);
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      await ascClient.close();
+      await asc.close();
+    }
+  });
+
   it('creates an order, moves its status, issues AWB and invoice idempotently', async () => {
     const customer = (await client.customers.list({ per_page: 1 })).data[0]!;
     const product = (await client.products.list({ status: 'active', per_page: 50 })).data.find(
