@@ -50,10 +50,10 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
       retries: 4,
       deadlineMs: 20_000,
     },
-    erp: { type: 'file', path: join(dir, 'erp') },
     store: { path: join(dir, 'store.db') },
     log: { level: 'silent' },
     ...options.config,
+    erp: { type: 'file', path: join(dir, 'erp'), ...(options.config?.erp as object | undefined) },
   };
   const config = parseConfig(raw);
   const configPath = join(dir, 'config.json');

@@ -1,0 +1,163 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/feedback.js';
+import { runErpOrders } from '../../../src/sync/erpOrders.js';
+import { runOrders } from '../../../src/sync/orders.js';
+import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+import { createPlatformOrder, outboxIds, sellableSku } from './orderChecks.js';
+
+const RUN = { full: false, dryRun: false };
+let world: OrderWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('feedback from ERP events', () => {
+  it('moves the platform status, creates the AWB and the invoice, writes them back, and a replay changes nothing', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const order = await createPlatformOrder(world.api, sku, 2);
+    await runOrders(world.context(), RUN);
+    const erpDir = join(world.dir, 'erp');
+    await writeFile(
+      join(erpDir, 'events.csv'),
+      [
+        'order_id,erp_ref,event,courier,weight,parcels,note,labels',
+        `${order.id},,confirmed,,,,checked by ERP,erp|b2c`,
+        `,${order.id}.json,processing,,,,,`,
+        `${order.id},,awb,sameday,1.5,2,,`,
+        `${order.id},,invoiced,,,,,`,
+        `${order.id},,shipped,,,,left the warehouse,`,
+        `${order.id},,confirmed,,,,too late,`,
+      ].join('\n'),
+    );
+    const run = await runFeedback(world.context(), RUN);
+    expect(run.applied).toBe(5);
+    expect(run.rejected).toBe(1);
+
+    const platform = await world.api.orders.get(order.id);
+    expect(platform.status).toBe('shipped');
+    expect(platform.labels).toEqual(['erp', 'b2c']);
+    expect(platform.awb?.number).toBeTruthy();
+    expect(platform.invoice?.number).toBeTruthy();
+    const results = join(erpDir, 'outbox', 'results');
+    const awb = JSON.parse(await readFile(join(results, `${order.id}-awb.json`), 'utf8'));
+    const invoice = JSON.parse(await readFile(join(results, `${order.id}-invoiced.json`), 'utf8'));
+    expect(String(awb.awb.number)).toBe(String(platform.awb?.number));
+    expect(String(invoice.invoice.number)).toBe(String(platform.invoice?.number));
+
+    // The refused move is a reject carrying the platform's message, and is not retried.
+    const ctx = world.context();
+    const rejects = ctx.store.rejects.list({ pipeline: 'feedback' });
+    expect(rejects).toHaveLength(1);
+    expect(rejects[0]!.key).toBe(`${order.id}:confirmed`);
+    expect(rejects[0]!.reason.length).toBeGreaterThan(10);
+
+    // Replay: the same events from the start of the file.
+    ctx.store.cursors.delete(FEEDBACK_CHECKPOINT);
+    world.sandbox.requestLog.clear();
+    const replay = await runFeedback(ctx, RUN);
+    expect(replay.unchanged).toBe(6);
+    expect(world.sandbox.requestLog.entries()).toEqual([]);
+    const again = await world.api.orders.get(order.id);
+    expect(again.history).toEqual(platform.history);
+    expect(again.awb).toEqual(platform.awb);
+
+    // The statuses the ERP caused are not echoed back to it as platform-side changes.
+    await runOrders(world.context(), { full: true, dryRun: false });
+    await expect(readdir(join(erpDir, 'outbox', 'updates'))).rejects.toThrow();
+    expect(orderRepositoriesOf(ctx.store).links.get(order.id)?.acknowledgedAt).not.toBeNull();
+  });
+});
+
+describe('ERP-origin orders', () => {
+  it('creates an order whose POST response is lost exactly once, found again by source_order_id', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const inbox = join(world.dir, 'erp', 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    const sourceOrderId = `ERP-${Date.now()}`;
+    await writeFile(
+      join(inbox, `${sourceOrderId}.json`),
+      JSON.stringify({
+        source_order_id: sourceOrderId,
+        customer: { name: 'Phone Order SRL', email: 'phone.order@example.ro' },
+        items: [{ sku, quantity: 3 }],
+      }),
+    );
+    // The platform creates the order, then the connection is dropped before the answer.
+    world.sandbox.setFaults('drop_rate=1,only=POST /orders');
+    const run = await runErpOrders(world.context(), RUN);
+    world.sandbox.setFaults(null);
+    expect(run.applied).toBe(1);
+    expect(run.extra.foundExisting).toBe(1);
+
+    const posts = world.sandbox.requestLog
+      .entries()
+      .filter((e) => e.method === 'POST' && e.path.endsWith('/orders'));
+    expect(posts).toHaveLength(1);
+    const found = await world.api.orders.list({ search: sourceOrderId });
+    const matching = found.data.filter((o) => o.source_order_id === sourceOrderId);
+    expect(matching).toHaveLength(1);
+    expect(matching[0]!.items[0]).toMatchObject({ sku, quantity: 3 });
+
+    const created = JSON.parse(
+      await readFile(join(world.dir, 'erp', 'outbox', 'results', `created-${sourceOrderId}.json`), 'utf8'),
+    );
+    expect(created.platform_order_id).toBe(matching[0]!.id);
+    expect(await readdir(join(inbox, 'done'))).toEqual([`${sourceOrderId}.json`]);
+
+    // A rerun creates nothing, and the orders poll does not import it back into the ERP.
+    await writeFile(
+      join(inbox, `${sourceOrderId}-again.json`),
+      JSON.stringify({
+        source_order_id: sourceOrderId,
+        customer_id: matching[0]!.customer_id,
+        items: [{ sku, quantity: 3 }],
+      }),
+    );
+    world.sandbox.requestLog.clear();
+    const rerun = await runErpOrders(world.context(), RUN);
+    expect(rerun.unchanged).toBe(1);
+    expect(world.sandbox.requestLog.entries().filter((e) => e.method === 'POST')).toEqual([]);
+    await runOrders(world.context(), RUN);
+    expect((await outboxIds(join(world.dir, 'erp'))).ids).not.toContain(matching[0]!.id);
+  });
+
+  it('matches the customer by email and refuses an unknown SKU as a reject with the platform message', async () => {
+    world = await startOrderWorld();
+    const customers = await world.api.customers.list({ per_page: 1 });
+    const customer = customers.data[0]!;
+    const sku = await sellableSku(world.api);
+    const inbox = join(world.dir, 'erp', 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    await writeFile(
+      join(inbox, 'a.json'),
+      JSON.stringify({
+        source_order_id: 'B2B-1',
+        customer: { name: 'x', email: customer.email },
+        items: [{ sku, quantity: 1 }],
+      }),
+    );
+    await writeFile(
+      join(inbox, 'b.json'),
+      JSON.stringify({
+        source_order_id: 'B2B-2',
+        customer_id: customer.id,
+        items: [{ sku: 'NO-SUCH-SKU-9', quantity: 1 }],
+      }),
+    );
+    const run = await runErpOrders(world.context(), RUN);
+    expect(run.applied).toBe(1);
+    expect(run.rejected).toBe(1);
+    const created = (await world.api.orders.list({ search: 'B2B-1' })).data.find(
+      (o) => o.source_order_id === 'B2B-1',
+    );
+    expect(created?.customer_id).toBe(customer.id);
+    const rejects = world.context().store.rejects.list({ pipeline: 'erp-orders' });
+    expect(rejects.map((r) => r.key)).toEqual(['B2B-2']);
+  });
+});

@@ -1,0 +1,100 @@
+import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { runOrders } from '../../../src/sync/orders.js';
+import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+import { createPlatformOrder, sellableSku } from './orderChecks.js';
+
+const RUN = { full: false, dryRun: false };
+let world: OrderWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function updateFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(join(dir, 'erp', 'outbox', 'updates'))).filter((n) => !n.startsWith('.')).sort();
+  } catch {
+    return [];
+  }
+}
+
+describe('platform-side changes after import', () => {
+  it('delivers a cancellation to the ERP once', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const order = await createPlatformOrder(world.api, sku);
+    await runOrders(world.context(), RUN);
+    expect(await updateFiles(world.dir)).toEqual([]);
+
+    await world.api.orders.update(order.id, { status: 'cancelled', note: 'customer called' });
+    const run = await runOrders(world.context(), RUN);
+    expect(run.extra.updates).toBe(1);
+    expect(await updateFiles(world.dir)).toEqual([`${order.id}-1.json`]);
+    const file = JSON.parse(
+      await readFile(join(world.dir, 'erp', 'outbox', 'updates', `${order.id}-1.json`), 'utf8'),
+    );
+    expect(file).toMatchObject({ order_id: order.id, status: 'cancelled', previous_status: 'new' });
+
+    await runOrders(world.context(), { full: true, dryRun: false });
+    expect(await updateFiles(world.dir)).toEqual([`${order.id}-1.json`]);
+  });
+
+  it('finds a change of an older order beyond the pages the poll reads, on the sweep', async () => {
+    world = await startOrderWorld();
+    await runOrders(world.context(), RUN);
+    const links = orderRepositoriesOf(world.context().store).links.list(100_000);
+    const oldest = links.reduce((a, b) => (a.platformOrderId < b.platformOrderId ? a : b));
+    const sku = await sellableSku(world.api);
+    for (let i = 0; i < 110; i++) await createPlatformOrder(world.api, sku); // pushes it off page 1
+    await runOrders(world.context(), RUN);
+    const paid = oldest.paymentStatus === 'paid' ? 'refunded' : 'paid';
+    await world.api.orders.update(oldest.platformOrderId, { payment_status: paid });
+
+    await runOrders(world.context(), RUN); // quiet poll: the old order is not on the page read
+    expect(await updateFiles(world.dir)).toEqual([]);
+    const swept = await runOrders(world.context(), { full: true, dryRun: false });
+    expect(swept.extra.updates).toBe(1);
+    expect(await updateFiles(world.dir)).toEqual([`${oldest.platformOrderId}-1.json`]);
+  });
+});
+
+describe('parked orders', () => {
+  it('parks an order the ERP refuses with its reason, retries it on later polls without dropping it, and imports it once fixed', async () => {
+    world = await startOrderWorld({
+      config: {
+        erp: { type: 'file', outbox: { requireKnownSkus: true } },
+        orders: { parkedRetryMinutes: 0 },
+      },
+    });
+    const erpDir = join(world.dir, 'erp');
+    await mkdir(erpDir, { recursive: true });
+    const skus: string[] = [];
+    for await (const product of world.api.products.iterate()) {
+      if (product.sku) skus.push(product.sku);
+      for (const variant of product.variants ?? []) if (variant.sku) skus.push(variant.sku);
+    }
+    const unknownSku = await sellableSku(world.api);
+    const known = skus.filter((s) => s !== unknownSku);
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${known.map((s) => `${s},1`).join('\n')}\n`);
+
+    const order = await createPlatformOrder(world.api, unknownSku, 2);
+    await runOrders(world.context(), RUN);
+    const repos = orderRepositoriesOf(world.context().store);
+    const parked = repos.parked.get(order.id);
+    expect(parked?.reason).toContain(unknownSku);
+    expect(repos.links.get(order.id)).toBeUndefined();
+
+    for (let i = 0; i < 4; i++) await runOrders(world.context(), RUN);
+    expect(repos.parked.get(order.id)?.attempts).toBe(5);
+
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${skus.map((s) => `${s},1`).join('\n')}\n`);
+    repos.parked.makeDue([order.id]);
+    const fixed = await runOrders(world.context(), RUN);
+    expect(fixed.extra.imported).toBe(1);
+    expect(repos.parked.get(order.id)).toBeUndefined();
+    expect(repos.links.get(order.id)?.erpRef).toBe(`${order.id}.json`);
+  });
+});
