@@ -122,7 +122,8 @@ export class Transport {
       minBackoffMs: options.minBackoffMs ?? 500,
       maxBackoffMs: options.maxBackoffMs ?? 15_000,
     };
-    this.#logger = (options.logger ?? silentLogger()).child({ module: 'api' });
+    const logger = options.logger ?? silentLogger();
+    this.#logger = 'module' in logger.bindings() ? logger : logger.child({ module: 'api' });
     this.#onResponse = options.onResponse;
     this.#signal = options.signal;
   }

@@ -11,6 +11,7 @@ import {
   type ApiClientOptions,
 } from '../../../src/api/index.js';
 import { startStubServer, type StubServer } from '../../support/stubServer.js';
+import { captureLog } from './logCapture.js';
 import { orderRecord, productRecord } from './records.js';
 
 const KEY = 'cms_resilience_fedcba9876543210';
@@ -250,6 +251,24 @@ describe('creates are never repeated blindly', () => {
 });
 
 describe('observability', () => {
+  it('logs each attempt at debug under one request id per call, sent as X-Request-Id', async () => {
+    const log = captureLog();
+    script([() => ({ status: 500 })], product);
+    await clientFor({ logger: log.logger }).products.get(1);
+    const attempts = log.lines().filter((l) => l.msg === 'API call');
+    expect(attempts.map((l) => [l.level, l.status, l.attempt, l.path])).toEqual([
+      [20, 500, 1, '/products/1'],
+      [20, 200, 2, '/products/1'],
+    ]);
+    expect(attempts[0]!.requestId).toBe(attempts[1]!.requestId);
+    expect(stub.requests.map((r) => r.headers['x-request-id'])).toEqual([
+      attempts[0]!.requestId,
+      attempts[0]!.requestId,
+    ]);
+    expect(log.lines().filter((l) => l.msg === 'API call failed, retrying')).toHaveLength(1);
+    expect(log.text()).not.toContain(KEY);
+  });
+
   it('reports every attempt to onResponse with status, duration and attempt number', async () => {
     script([() => ({ status: 503 })], product);
     const seen: { status: number | null; attempt: number; route: string; errorCode?: string }[] = [];
