@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { http } from './sandboxHttp.js';
+
+let sb: Sandbox;
+let api: ReturnType<typeof http>;
+beforeAll(async () => {
+  sb = await startSandbox();
+  api = http(sb);
+});
+afterAll(() => sb.close());
+
+describe('account and stats', () => {
+  it('returns the company profile', async () => {
+    const r = await api.get('/account');
+    expect(r.body.data).toMatchObject({
+      name: 'Demo Retail SRL',
+      cui: 'RO12345678',
+      plan: 'business',
+      subscription_status: 'active',
+      currency: 'RON',
+    });
+    expect(r.body.data.address.city).toBe('București');
+  });
+
+  it('counts products, orders by status, customers and order value', async () => {
+    const s = (await api.get('/stats')).body.data;
+    expect(s.products_count).toBe(240);
+    expect(s.customers_count).toBe(60);
+    expect(s.orders_count).toBe(120);
+    expect(Object.values(s.orders_by_status).reduce((a: number, b) => a + (b as number), 0)).toBe(120);
+    expect(s.orders_total_value).toBeGreaterThan(0);
+  });
+});
+
+describe('categories', () => {
+  it('lists root categories with nested children, 3 levels deep', async () => {
+    const r = await api.get('/categories');
+    expect(r.body.meta.total).toBe(5);
+    expect(r.body.data.every((c: { parent_id: null }) => c.parent_id === null)).toBe(true);
+    const phones = r.body.data[0].children[0];
+    expect(phones.children.length).toBeGreaterThan(0);
+    expect(phones.children[0].parent_id).toBe(phones.id);
+    const one = await api.get(`/categories/${phones.id}`);
+    expect(one.body.data).toMatchObject({ id: phones.id, name: phones.name });
+    expect(one.body.data.children).toHaveLength(phones.children.length);
+    expect((await api.get('/categories/999999')).status).toBe(404);
+  });
+});
+
+describe('returns and offers', () => {
+  it('lists returns with their lines and reads one', async () => {
+    const r = await api.get('/returns');
+    expect(r.body.meta.total).toBe(12);
+    const ret = r.body.data[0];
+    expect(ret.lines.length).toBeGreaterThan(0);
+    expect(Object.keys(ret).sort()).toEqual([
+      'created_at',
+      'customer_id',
+      'id',
+      'lines',
+      'order_id',
+      'order_number',
+      'reason',
+      'refund_amount',
+      'status',
+      'updated_at',
+    ]);
+    expect((await api.get(`/returns/${ret.id}`)).body.data).toEqual(ret);
+    expect((await api.get('/returns/999999')).status).toBe(404);
+  });
+
+  it('lists marketplace offers and reads one', async () => {
+    const r = await api.get('/offers?per_page=100');
+    expect(r.body.meta.total).toBe(80);
+    const offer = r.body.data[0];
+    expect(Object.keys(offer).sort()).toEqual(
+      [
+        'created_at',
+        'external_id',
+        'id',
+        'marketplace',
+        'price',
+        'product_id',
+        'sku',
+        'status',
+        'stock_quantity',
+        'title',
+        'updated_at',
+        'url',
+      ].sort(),
+    );
+    expect((await api.get(`/offers/${offer.id}`)).body.data).toEqual(offer);
+    expect((await api.get('/offers/999999')).status).toBe(404);
+  });
+});
+
+describe('connection lists', () => {
+  it.each(['/marketplaces/list', '/couriers', '/billing-software', '/websites/list', '/fulfillments/list'])(
+    '%s is a list envelope without credentials',
+    async (path) => {
+      const r = await api.get(path);
+      expect(r.status).toBe(200);
+      expect(r.body.data.length).toBeGreaterThan(0);
+      expect(r.body.meta.total).toBe(r.body.data.length);
+      const text = JSON.stringify(r.body);
+      expect(text).not.toMatch(/credential|password|secret|token|api_key/i);
+    },
+  );
+
+  it('shows connected and disconnected couriers', async () => {
+    const r = await api.get('/couriers');
+    expect(r.body.data.map((c: { code: string; status: string }) => `${c.code}:${c.status}`)).toEqual(
+      expect.arrayContaining(['fan:connected', 'dpd:disconnected']),
+    );
+  });
+});
+
+describe('reference lists', () => {
+  it('lists currencies with RON, EUR and USD, languages and countries, paginated like the others', async () => {
+    const currencies = await api.get('/general/currencies');
+    expect(currencies.body.data.map((c: { code: string }) => c.code)).toEqual(
+      expect.arrayContaining(['RON', 'EUR', 'USD']),
+    );
+    expect(currencies.body.meta).toMatchObject({ current_page: 1, per_page: 50 });
+    expect((await api.get('/general/languages')).body.data[0]).toEqual({
+      id: expect.any(Number),
+      code: 'ro',
+      name: 'Română',
+    });
+    const countries = await api.get('/general/countries?per_page=10&page=2');
+    expect(countries.body.data).toHaveLength(10);
+    expect(countries.body.meta.last_page).toBeGreaterThan(2);
+    expect((await api.get('/general/countries?per_page=500')).status).toBe(422);
+  });
+});
