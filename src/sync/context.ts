@@ -3,6 +3,7 @@ import { createApiClient } from '../api/createApiClient.js';
 import type { Config } from '../config.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
+import { createOrderReservations } from './reservations.js';
 import type { ReservationSource, RequestCounter, SyncContext } from './types.js';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -49,7 +50,11 @@ export function createSyncContext(
     config,
     logger,
     requests,
-    reservations: options.reservations,
+    reservations:
+      options.reservations ??
+      (config.orders.oversellGuard.enabled
+        ? createOrderReservations({ client, store, config, logger: logger.child({ module: 'reservations' }) })
+        : undefined),
     onProgress: options.onProgress,
     signal: options.signal,
   };

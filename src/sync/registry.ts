@@ -1,4 +1,7 @@
 import { runCatalog } from './catalog.js';
+import { runErpOrders } from './erpOrders.js';
+import { runFeedback } from './feedback.js';
+import { runOrders } from './orders.js';
 import { runPrices } from './prices.js';
 import { runStock } from './stock.js';
 import type { Pipeline } from './types.js';
@@ -10,8 +13,12 @@ import type { Pipeline } from './types.js';
  */
 export const PIPELINES: Record<string, Pipeline> = {
   catalog: runCatalog,
+  // Before stock: orders found here are held back from the stock push (oversell guard).
+  orders: runOrders,
   stock: runStock,
   prices: runPrices,
+  feedback: runFeedback,
+  'erp-orders': runErpOrders,
 };
 
 export function pipelineNames(): string[] {
