@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { ORDERS_MIGRATION } from './ordersMigration.js';
 
 /**
  * The store's schema history. Append only: a released migration is never edited, a change is a
@@ -84,4 +85,5 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  ORDERS_MIGRATION,
 ];
