@@ -9,6 +9,7 @@ import { GenerationRepository } from './GenerationRepository.js';
 import { LeaseRepository } from './LeaseRepository.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { createOrderRepositories, type OrderRepositories } from './orderRepositories.js';
 import { ProductLinkRepository } from './ProductLinkRepository.js';
 import { RejectRepository } from './RejectRepository.js';
 import { RunRepository } from './RunRepository.js';
@@ -37,6 +38,8 @@ export class Store {
   readonly rejects: RejectRepository;
   readonly leases: LeaseRepository;
   readonly generations: GenerationRepository;
+  /** Order links, seen/parked orders, applied ERP events, ERP-origin orders (issue 5). */
+  readonly orders: OrderRepositories;
 
   constructor(
     readonly db: Database,
@@ -50,6 +53,7 @@ export class Store {
     this.rejects = new RejectRepository(db);
     this.leases = new LeaseRepository(db, options.now ?? Date.now);
     this.generations = new GenerationRepository(db);
+    this.orders = createOrderRepositories(db);
   }
 
   /** Runs fn in one transaction (nested calls become savepoints); returns its result. */

@@ -24,14 +24,7 @@ export function createOrderRepositories(db: Database): OrderRepositories {
   };
 }
 
-const cache = new WeakMap<Database, OrderRepositories>();
-
-/** The order repositories of an open store (built once per database connection). */
-export function orderRepositoriesOf(store: { db: Database }): OrderRepositories {
-  let repos = cache.get(store.db);
-  if (!repos) {
-    repos = createOrderRepositories(store.db);
-    cache.set(store.db, repos);
-  }
-  return repos;
+/** The order repositories of an open store. */
+export function orderRepositoriesOf(store: { orders: OrderRepositories }): OrderRepositories {
+  return store.orders;
 }
