@@ -71,8 +71,7 @@ export function registerSandboxCommand(program: Command): void {
         ...(flags.extraProducts !== undefined ? { extraProducts: flags.extraProducts } : {}),
         logLevel: flags.logLevel,
       });
-      process.stdout.write(`${JSON.stringify({ event: 'ready', url: sandbox.url, keys: sandbox.keys })}\n`);
-      await new Promise<void>((resolve) => {
+      const stopped = new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
@@ -81,5 +80,7 @@ export function registerSandboxCommand(program: Command): void {
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
       });
+      process.stdout.write(`${JSON.stringify({ event: 'ready', url: sandbox.url, keys: sandbox.keys })}\n`);
+      await stopped;
     });
 }
