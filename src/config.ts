@@ -28,6 +28,8 @@ const fileErpSchema = z.object({
   columns: z.record(z.string(), z.array(z.string())).default({}),
   /** A file is read only once its size has been stable this long (or it was renamed into place). */
   stableMs: z.number().int().min(0).default(500),
+  /** How long to wait for a file still being written before the run fails (retryable). */
+  stableTimeoutMs: z.number().int().min(0).default(30_000),
   archive: z.boolean().default(false),
   outbox: z
     .object({

@@ -1,0 +1,171 @@
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FileErpConfig } from '../../config.js';
+import type {
+  FeedbackResult,
+  OrderChange,
+  OrderEvent,
+  OutgoingOrder,
+  PlatformOrder,
+} from '../../domain/orders.js';
+import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import type { Logger } from '../../logger.js';
+import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
+import { archiveFile } from './archiveFile.js';
+import type { InputKind } from './columns.js';
+import { locateInput } from './locateInput.js';
+import { readInput } from './openInput.js';
+import { FileOrderExchange } from './orders/FileOrderExchange.js';
+import { toErpRows } from './toErpRows.js';
+import { waitUntilStable } from './waitUntilStable.js';
+
+/** What was read, so that commit() archives that file and not one renamed over it since. */
+interface ReadFile {
+  path: string;
+  name: string;
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * The ERP as a drop folder: DIR/stock.*, DIR/prices.*, DIR/products.* in CSV, JSON, NDJSON or XML.
+ * Rows are streamed; a bad row becomes a reject and the others go on. The order side (outbox,
+ * events, inbox) lives in FileOrderExchange.
+ */
+export class FileErpAdapter implements ErpAdapter {
+  readonly kind = 'file';
+  readonly #orders: FileOrderExchange;
+  readonly #read = new Map<InputKind, ReadFile>();
+
+  constructor(
+    readonly config: FileErpConfig,
+    private readonly logger: Logger,
+  ) {
+    this.#orders = new FileOrderExchange(config, logger);
+  }
+
+  stock(): AsyncIterable<ErpRow<StockRecord>> {
+    return this.#rows<StockRecord>('stock');
+  }
+
+  prices(): AsyncIterable<ErpRow<PriceRecord>> {
+    return this.#rows<PriceRecord>('prices');
+  }
+
+  products(): AsyncIterable<ErpRow<ProductRecord>> {
+    return this.#rows<ProductRecord>('products');
+  }
+
+  async *#rows<T>(kind: InputKind): AsyncIterable<ErpRow<T>> {
+    const input = await locateInput(this.config.path, kind);
+    if (!input) {
+      this.logger.debug({ kind, dir: this.config.path }, 'no input file: nothing to read');
+      return;
+    }
+    if (input.ignored.length) {
+      this.logger.warn(
+        { used: input.name, ignored: input.ignored },
+        `several ${kind} files: using ${input.name}`,
+      );
+    }
+    await waitUntilStable(input.path, {
+      stableMs: this.config.stableMs,
+      timeoutMs: this.config.stableTimeoutMs,
+    });
+    const remember = (stats: Stats) =>
+      this.#read.set(kind, {
+        path: input.path,
+        name: input.name,
+        dev: stats.dev,
+        ino: stats.ino,
+        mtimeMs: stats.mtimeMs,
+        size: stats.size,
+      });
+    const items = readInput(input, { delimiter: this.config.delimiter }, remember);
+    yield* toErpRows<T>(kind, items, {
+      file: input.name,
+      decimalComma: this.config.decimalComma,
+      columns: this.config.columns,
+    });
+  }
+
+  /** After a successful run: moves the file read into DIR/archive/ when `archive` is on. */
+  async commit(pipeline: 'stock' | 'prices' | 'products'): Promise<void> {
+    const read = this.#read.get(pipeline);
+    this.#read.delete(pipeline);
+    if (!this.config.archive || !read) return;
+    let current: Stats;
+    try {
+      current = await stat(read.path);
+    } catch {
+      this.logger.info({ file: read.name }, 'input file gone before archiving: nothing to archive');
+      return;
+    }
+    if (
+      current.dev !== read.dev ||
+      current.ino !== read.ino ||
+      current.mtimeMs !== read.mtimeMs ||
+      current.size !== read.size
+    ) {
+      this.logger.info(
+        { file: read.name },
+        'input file replaced since it was read: left in place for the next run',
+      );
+      return;
+    }
+    const target = await archiveFile(this.config.path, read.path, read.name);
+    this.logger.info({ file: read.name, archivedAs: target }, 'input file archived');
+  }
+
+  async check(): Promise<AdapterCheck> {
+    const lines: string[] = [];
+    let ok = true;
+    for (const kind of ['stock', 'prices', 'products'] as const) {
+      try {
+        const input = await locateInput(this.config.path, kind);
+        if (!input) {
+          lines.push(`${kind}: no file (${kind}.csv|json|ndjson|xml), nothing will be read`);
+          continue;
+        }
+        const stats = await stat(input.path);
+        const ignored = input.ignored.length ? `; ignored: ${input.ignored.join(', ')}` : '';
+        lines.push(
+          `${kind}: ${input.name} (${stats.size} bytes, modified ${stats.mtime.toISOString()})${ignored}`,
+        );
+      } catch (error) {
+        ok = false;
+        lines.push(`${kind}: ${(error as Error).message}`);
+        break;
+      }
+    }
+    return { ok, details: `drop folder ${this.config.path}\n${lines.join('\n')}` };
+  }
+
+  async close(): Promise<void> {}
+
+  importOrder(order: PlatformOrder): Promise<ImportResult> {
+    return this.#orders.importOrder(order);
+  }
+
+  updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+    return this.#orders.updateOrder(order, change);
+  }
+
+  orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
+    return this.#orders.orderEvents(checkpoint);
+  }
+
+  recordFeedback(result: FeedbackResult): Promise<void> {
+    return this.#orders.recordFeedback(result);
+  }
+
+  outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
+    return this.#orders.outgoingOrders(checkpoint);
+  }
+
+  recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void> {
+    return this.#orders.recordOutgoingOrder(sourceOrderId, platformOrderId);
+  }
+}

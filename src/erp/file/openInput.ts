@@ -1,0 +1,78 @@
+import { close, createReadStream, fstat, open, read, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
+import { detectDelimiter, csvRows } from './readers/csvRows.js';
+import { jsonRows } from './readers/jsonRows.js';
+import { ndjsonRows } from './readers/ndjsonRows.js';
+import { isRawError, type OpenStream, type RawItem } from './readers/RawItem.js';
+import { xmlRows } from './readers/xmlRows.js';
+import type { InputFile } from './locateInput.js';
+
+const openAsync = promisify(open);
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(read);
+const closeAsync = promisify(close);
+
+const KEEP_OPEN = { open, read, close: (_fd: number, callback: (error: null) => void) => callback(null) };
+
+export interface ReadOptions {
+  delimiter: 'auto' | ',' | ';';
+}
+
+/**
+ * Raw items of one input file, read through one file descriptor: a file renamed over the path
+ * while we read does not mix into what we read. JSON arrays and XML are checked in a first pass
+ * so that a malformed file yields one fatal item and no rows at all.
+ */
+export async function* readInput(
+  input: InputFile,
+  options: ReadOptions,
+  onOpen: (stats: Stats) => void,
+): AsyncIterable<RawItem> {
+  const fd = await openAsync(input.path, 'r');
+  try {
+    onOpen(await fstatAsync(fd));
+    // Destroying a read stream closes its descriptor even with autoClose off; JSON and XML read the
+    // same descriptor twice, so the streams get a close that leaves it open (we close it below).
+    const openStream: OpenStream = () =>
+      createReadStream('', { fd, start: 0, autoClose: false, fs: KEEP_OPEN });
+    switch (input.format) {
+      case 'csv': {
+        const delimiter =
+          options.delimiter === 'auto' ? detectDelimiter(await headText(fd)) : options.delimiter;
+        yield* csvRows(openStream, { delimiter });
+        break;
+      }
+      case 'ndjson':
+        yield* ndjsonRows(openStream);
+        break;
+      case 'json':
+        yield* validatedFirst(() => jsonRows(openStream));
+        break;
+      case 'xml':
+        yield* validatedFirst(() => xmlRows(openStream));
+        break;
+    }
+  } finally {
+    await closeAsync(fd);
+  }
+}
+
+async function* validatedFirst(read: () => AsyncIterable<RawItem>): AsyncIterable<RawItem> {
+  for await (const item of read()) {
+    if (isRawError(item) && item.fatal) {
+      yield item;
+      return;
+    }
+  }
+  yield* read();
+}
+
+/** The first 64 KiB as text, enough for the header line. */
+async function headText(fd: number): Promise<string> {
+  const buffer = Buffer.alloc(64 * 1024);
+  const { bytesRead } = await readAsync(fd, buffer, 0, buffer.length, 0);
+  return buffer
+    .subarray(0, bytesRead)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+}

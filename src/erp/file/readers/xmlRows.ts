@@ -1,0 +1,77 @@
+import { SaxesParser } from 'saxes';
+import { BOM, type OpenStream, type RawItem, type RawRow } from './RawItem.js';
+
+/**
+ * Streams an XML file shaped as a root element holding one element per row, whose fields are
+ * child elements or attributes (names are free, mapped like CSV headers):
+ *
+ *   <stock>
+ *     <item><sku>A-1</sku><quantity>5</quantity></item>
+ *     <item sku="A-2" variant_sku="A-2-XL" quantity="3"/>
+ *   </stock>
+ *
+ * Child elements win over attributes of the same name; deeper elements add their text to the field.
+ * A well-formedness error is fatal: the whole file is one reject naming line and column.
+ */
+export async function* xmlRows(open: OpenStream): AsyncIterable<RawItem> {
+  const parser = new SaxesParser({ position: true });
+  const ready: RawItem[] = [];
+  let depth = 0;
+  let row: RawRow | undefined;
+  let field: string | undefined;
+  let text = '';
+
+  parser.on('opentag', (tag) => {
+    depth++;
+    if (depth === 2) {
+      row = { fields: { ...(tag.attributes as Record<string, string>) }, line: parser.line };
+    } else if (depth === 3) {
+      field = tag.name;
+      text = '';
+    }
+  });
+  const onText = (value: string) => {
+    if (depth >= 3) text += value;
+  };
+  parser.on('text', onText);
+  parser.on('cdata', onText);
+  parser.on('closetag', () => {
+    if (depth === 3 && row && field !== undefined) {
+      row.fields[field] = text.trim();
+      field = undefined;
+    } else if (depth === 2 && row) {
+      ready.push(row);
+      row = undefined;
+    }
+    depth--;
+  });
+
+  const stream = open();
+  stream.setEncoding('utf8');
+  let first = true;
+  try {
+    for await (let chunk of stream as AsyncIterable<string>) {
+      if (first && chunk.startsWith(BOM)) chunk = chunk.slice(1);
+      first = false;
+      parser.write(chunk);
+      yield* ready.splice(0);
+    }
+    parser.close();
+    yield* ready.splice(0);
+  } catch (error) {
+    yield* ready.splice(0);
+    yield {
+      error: `malformed XML at line ${parser.line}, column ${parser.column + 1}: ${stripPosition((error as Error).message)}`,
+      line: parser.line,
+      column: parser.column + 1,
+      fatal: true,
+    };
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** saxes prefixes its messages with "line:column: "; we say it in words instead. */
+function stripPosition(message: string): string {
+  return message.replace(/^\d+:\d+:\s*/, '');
+}

@@ -1,0 +1,122 @@
+import type { ProductStatus } from '../../domain/limits.js';
+import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import {
+  nameReasons,
+  priceRecordReasons,
+  productRecordReasons,
+  stockRecordReasons,
+} from '../../domain/rules.js';
+import type { InputKind } from './columns.js';
+import { parseBoolean, parseNumber } from './numbers.js';
+
+/** Canonical field -> raw value of one row (see ColumnMap.pick). */
+export type Picked = Map<string, unknown>;
+
+/** A record, or the reasons the row cannot become one. */
+export type Mapped<T> = { record: T } | { reasons: string[] };
+
+export interface MapContext {
+  decimalComma: boolean;
+}
+
+export type RecordMapper<T> = (
+  values: Picked,
+  sku: string,
+  variantSku: string | undefined,
+  ctx: MapContext,
+) => Mapped<T>;
+
+export const MAPPERS: {
+  stock: RecordMapper<StockRecord>;
+  prices: RecordMapper<PriceRecord>;
+  products: RecordMapper<ProductRecord>;
+} = {
+  stock(values, sku, variantSku, ctx) {
+    const reasons: string[] = [];
+    const quantity = readNumber(values, 'quantity', ctx, reasons, true);
+    if (reasons.length) return { reasons };
+    const record: StockRecord = { sku, quantity: quantity! };
+    if (variantSku) record.variantSku = variantSku;
+    return checked(record, stockRecordReasons(record));
+  },
+
+  prices(values, sku, variantSku, ctx) {
+    const reasons: string[] = [];
+    const record: PriceRecord = { sku };
+    if (variantSku) record.variantSku = variantSku;
+    assign(record, 'price', readNumber(values, 'price', ctx, reasons));
+    assign(record, 'salePrice', readNumber(values, 'sale_price', ctx, reasons));
+    assign(record, 'costPrice', readNumber(values, 'cost_price', ctx, reasons));
+    assign(record, 'vatRate', readNumber(values, 'vat_rate', ctx, reasons));
+    if (reasons.length) return { reasons };
+    return checked(record, priceRecordReasons(record));
+  },
+
+  products(values, sku, _variantSku, ctx) {
+    const reasons: string[] = [];
+    const name = readText(values, 'name');
+    const record: ProductRecord = { sku, name: name ?? '' };
+    const status = readText(values, 'status');
+    if (status !== undefined) record.status = status.toLowerCase() as ProductStatus;
+    assign(record, 'ean', readText(values, 'ean'));
+    assign(record, 'mpn', readText(values, 'mpn'));
+    assign(record, 'price', readNumber(values, 'price', ctx, reasons));
+    assign(record, 'salePrice', readNumber(values, 'sale_price', ctx, reasons));
+    assign(record, 'costPrice', readNumber(values, 'cost_price', ctx, reasons));
+    assign(record, 'vatRate', readNumber(values, 'vat_rate', ctx, reasons));
+    assign(record, 'stockQuantity', readNumber(values, 'stock_quantity', ctx, reasons));
+    assign(record, 'weightGrams', readNumber(values, 'weight_grams', ctx, reasons));
+    assign(record, 'shortDescription', readText(values, 'short_description'));
+    assign(record, 'longDescription', readText(values, 'long_description'));
+    if (values.has('track_stock')) {
+      const track = parseBoolean(values.get('track_stock'));
+      if (track === undefined)
+        reasons.push(`track_stock is not a yes/no value: ${show(values.get('track_stock'))}`);
+      else record.trackStock = track;
+    }
+    if (name === undefined) reasons.unshift(...nameReasons(undefined));
+    if (reasons.length) return { reasons };
+    return checked(record, productRecordReasons(record));
+  },
+};
+
+export const KINDS: readonly InputKind[] = ['stock', 'prices', 'products'];
+
+function checked<T>(record: T, reasons: string[]): Mapped<T> {
+  return reasons.length ? { reasons } : { record };
+}
+
+function assign<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  if (value !== undefined) target[key] = value;
+}
+
+export function readText(values: Picked, field: string): string | undefined {
+  const value = values.get(field);
+  if (value === undefined || value === null) return undefined;
+  const text = (typeof value === 'string' ? value : String(value)).trim();
+  return text === '' ? undefined : text;
+}
+
+function readNumber(
+  values: Picked,
+  field: string,
+  ctx: MapContext,
+  reasons: string[],
+  required = false,
+): number | undefined {
+  const raw = values.get(field);
+  if (raw === undefined) {
+    if (required) reasons.push(`missing ${field}`);
+    return undefined;
+  }
+  const value = parseNumber(raw, ctx.decimalComma);
+  if (Number.isNaN(value)) {
+    reasons.push(`${field} is not a number: ${show(raw)}`);
+    return undefined;
+  }
+  return value;
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(typeof value === 'string' ? value.trim() : value) ?? String(value);
+}
