@@ -43,7 +43,7 @@ describe('erp-sync sandbox (CLI)', () => {
     const products = await fetch(`${line.url}/products`, {
       headers: { authorization: `Bearer ${line.keys.primary}` },
     });
-    expect((await products.json()).meta.total).toBe(0);
+    expect(((await products.json()) as { meta: { total: number } }).meta.total).toBe(0);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
