@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ApiError, ApiValidationError } from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
-import { describeError, isErpSyncError } from '../domain/errors.js';
+import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
-import { acquireLease } from './lease.js';
-import { emptySummary } from './summary.js';
+import type { Lease } from './lease.js';
+import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 /** POSTs of one order per run at most; an order whose outcome stays unknown is looked up next run. */
@@ -18,80 +18,70 @@ const MAX_CREATE_ATTEMPTS = 3;
  * is not recorded (lost answer, killed process) is looked up by source_order_id before any new
  * POST, so a lost reply never becomes a second order.
  */
-export async function runErpOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  const summary = emptySummary('erp-orders', options);
-  const started = Date.now();
-  const before = { ...ctx.requests };
+export function runErpOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runOrderPipeline(ctx, 'erp-orders', options, (summary, lease) =>
+    createErpOrders(ctx, options, summary, lease),
+  );
+}
+
+async function createErpOrders(
+  ctx: SyncContext,
+  options: RunOptions,
+  summary: RunSummary,
+  lease: Lease,
+): Promise<void> {
   const repos = orderRepositoriesOf(ctx.store);
-  const lease = await acquireLease(ctx.store, 'erp-orders', {
-    ttlMs: 60_000,
-    waitMs: 120_000,
-    signal: ctx.signal,
-  });
-  try {
-    for await (const item of ctx.erp.outgoingOrders(null)) {
-      if (ctx.signal?.aborted) break;
-      summary.read += 1;
-      const row = item.row;
-      if (!row.ok) {
-        summary.rejected += 1;
-        if (!options.dryRun)
-          ctx.store.rejects.record({
-            pipeline: 'erp-orders',
-            key: row.key,
-            reason: row.reason,
-            source: row.source,
-          });
-        continue;
-      }
-      const order = row.record;
-      const hash = contentHash(order);
-      const existing = repos.outgoing.get(order.sourceOrderId);
-      if (existing?.state === 'created' && existing.platformOrderId !== null) {
-        summary.unchanged += 1;
-        if (!options.dryRun) await tellErp(ctx, order.sourceOrderId, existing.platformOrderId);
-        continue;
-      }
-      if (existing?.state === 'rejected' && existing.contentHash === hash) {
-        summary.unchanged += 1;
-        continue;
-      }
-      summary.sent += 1;
-      if (options.dryRun) {
-        if ((summary.preview ??= []).length < 20)
-          summary.preview.push({ source_order_id: order.sourceOrderId });
-        continue;
-      }
-      repos.outgoing.recordIntent(order.sourceOrderId, hash);
-      const outcome = await createOnce(ctx, order, () => lease.assertHeld());
-      if (outcome.kind === 'created') {
-        summary.applied += 1;
-        summary.extra[outcome.found ? 'foundExisting' : 'created'] =
-          (summary.extra[outcome.found ? 'foundExisting' : 'created'] ?? 0) + 1;
-        ctx.store.rejects.resolve('erp-orders', order.sourceOrderId);
-        await tellErp(ctx, order.sourceOrderId, outcome.platformOrderId);
-      } else if (outcome.kind === 'rejected') {
-        summary.rejected += 1;
+  for await (const item of ctx.erp.outgoingOrders(null)) {
+    if (ctx.signal?.aborted) break;
+    summary.read += 1;
+    const row = item.row;
+    if (!row.ok) {
+      summary.rejected += 1;
+      if (!options.dryRun)
         ctx.store.rejects.record({
           pipeline: 'erp-orders',
-          key: order.sourceOrderId,
-          reason: outcome.reason,
-          source: order.source,
+          key: row.key,
+          reason: row.reason,
+          source: row.source,
         });
-      } else {
-        summary.failed += 1;
-      }
+      continue;
     }
-    return summary;
-  } catch (error) {
-    summary.error = describeError(error);
-    summary.fatal = isErpSyncError(error) && error.fatal;
-    return summary;
-  } finally {
-    lease.release();
-    summary.requests = ctx.requests.total - before.total;
-    summary.writeRequests = ctx.requests.writes - before.writes;
-    summary.seconds = (Date.now() - started) / 1000;
+    const order = row.record;
+    const hash = contentHash(order);
+    const existing = repos.outgoing.get(order.sourceOrderId);
+    if (existing?.state === 'created' && existing.platformOrderId !== null) {
+      summary.unchanged += 1;
+      if (!options.dryRun) await tellErp(ctx, order.sourceOrderId, existing.platformOrderId);
+      continue;
+    }
+    if (existing?.state === 'rejected' && existing.contentHash === hash) {
+      summary.unchanged += 1;
+      continue;
+    }
+    summary.sent += 1;
+    if (options.dryRun) {
+      if ((summary.preview ??= []).length < 20)
+        summary.preview.push({ source_order_id: order.sourceOrderId });
+      continue;
+    }
+    repos.outgoing.recordIntent(order.sourceOrderId, hash);
+    const outcome = await createOnce(ctx, order, () => lease.assertHeld());
+    if (outcome.kind === 'created') {
+      summary.applied += 1;
+      countExtra(summary, outcome.found ? 'foundExisting' : 'created');
+      ctx.store.rejects.resolve('erp-orders', order.sourceOrderId);
+      await tellErp(ctx, order.sourceOrderId, outcome.platformOrderId);
+    } else if (outcome.kind === 'rejected') {
+      summary.rejected += 1;
+      ctx.store.rejects.record({
+        pipeline: 'erp-orders',
+        key: order.sourceOrderId,
+        reason: outcome.reason,
+        source: order.source,
+      });
+    } else {
+      summary.failed += 1;
+    }
   }
 }
 

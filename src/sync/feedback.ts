@@ -1,10 +1,9 @@
 import { ApiError } from '../api/errors.js';
-import { describeError, isErpSyncError } from '../domain/errors.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
-import { acquireLease } from './lease.js';
-import { emptySummary } from './summary.js';
+import type { Lease } from './lease.js';
+import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const FEEDBACK_CHECKPOINT = 'feedback.events';
@@ -16,148 +15,137 @@ export const FEEDBACK_CHECKPOINT = 'feedback.events';
  * it. A refusal (422, 404) is a reject and the checkpoint moves on; a transient failure stops
  * the run at that event, which is tried again next run.
  */
-export async function runFeedback(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  const summary = emptySummary('feedback', options);
-  const started = Date.now();
-  const before = { ...ctx.requests };
+export function runFeedback(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runOrderPipeline(ctx, 'feedback', options, (summary, lease) =>
+    applyEvents(ctx, options, summary, lease),
+  );
+}
+
+async function applyEvents(
+  ctx: SyncContext,
+  options: RunOptions,
+  summary: RunSummary,
+  lease: Lease,
+): Promise<void> {
   const repos = orderRepositoriesOf(ctx.store);
-  const lease = await acquireLease(ctx.store, 'feedback', {
-    ttlMs: 60_000,
-    waitMs: 120_000,
-    signal: ctx.signal,
-  });
-  const count = (key: string) => (summary.extra[key] = (summary.extra[key] ?? 0) + 1);
-  try {
-    const checkpoint = ctx.store.cursors.get(FEEDBACK_CHECKPOINT);
-    for await (const item of ctx.erp.orderEvents(options.full ? null : checkpoint)) {
-      if (ctx.signal?.aborted) break;
-      summary.read += 1;
-      const advance = () => {
-        if (!options.dryRun) ctx.store.cursors.set(FEEDBACK_CHECKPOINT, item.checkpoint);
-      };
-      const row = item.row;
-      if (!row.ok) {
-        summary.rejected += 1;
-        if (!options.dryRun) {
-          ctx.store.transaction(() => {
-            ctx.store.rejects.record({
-              pipeline: 'feedback',
-              key: row.key,
-              reason: row.reason,
-              source: row.source,
-            });
-            advance();
+  const checkpoint = ctx.store.cursors.get(FEEDBACK_CHECKPOINT);
+  for await (const item of ctx.erp.orderEvents(options.full ? null : checkpoint)) {
+    if (ctx.signal?.aborted) break;
+    summary.read += 1;
+    const advance = () => {
+      if (!options.dryRun) ctx.store.cursors.set(FEEDBACK_CHECKPOINT, item.checkpoint);
+    };
+    const row = item.row;
+    if (!row.ok) {
+      summary.rejected += 1;
+      if (!options.dryRun) {
+        ctx.store.transaction(() => {
+          ctx.store.rejects.record({
+            pipeline: 'feedback',
+            key: row.key,
+            reason: row.reason,
+            source: row.source,
           });
-        }
-        continue;
-      }
-      const event = row.record;
-      if (repos.events.get(event.eventId)) {
-        summary.unchanged += 1;
-        advance();
-        continue;
-      }
-      const orderId = resolveOrderId(ctx, event);
-      const key = `${event.orderId ?? event.erpRef}:${event.kind}`;
-      if (orderId === null) {
-        summary.rejected += 1;
-        if (!options.dryRun) {
-          ctx.store.transaction(() => {
-            ctx.store.rejects.record({
-              pipeline: 'feedback',
-              key,
-              reason: `unknown erp_ref "${event.erpRef}"`,
-              source: item.row.source,
-            });
-            repos.events.record({
-              eventId: event.eventId,
-              platformOrderId: null,
-              kind: event.kind,
-              outcome: 'rejected',
-              detail: 'unknown erp_ref',
-            });
-            advance();
-          });
-        }
-        continue;
-      }
-      const action = feedbackActionFor(event, ctx.config.orders.defaultCourier);
-      summary.sent += 1;
-      if (options.dryRun) {
-        if ((summary.preview ??= []).length < 20) summary.preview.push({ orderId, ...action });
-        continue;
-      }
-      lease.assertHeld();
-      let result: FeedbackResult;
-      try {
-        result = await apply(ctx, action, event, orderId);
-      } catch (error) {
-        if (
-          error instanceof ApiError &&
-          !error.retryable &&
-          !error.fatal &&
-          error.code !== 'api_outcome_unknown'
-        ) {
-          // The platform refused this move for good (422, 404): a reject with its message, not retried.
-          summary.rejected += 1;
-          ctx.store.transaction(() => {
-            ctx.store.rejects.record({
-              pipeline: 'feedback',
-              key,
-              reason: error.message,
-              source: item.row.source,
-            });
-            repos.events.record({
-              eventId: event.eventId,
-              platformOrderId: orderId,
-              kind: event.kind,
-              outcome: 'rejected',
-              detail: error.message,
-            });
-            advance();
-          });
-          ctx.logger.warn(
-            { orderId, event: event.kind, reason: error.message },
-            'feedback refused by the platform',
-          );
-          continue;
-        }
-        throw error;
-      }
-      await ctx.erp.recordFeedback(result);
-      ctx.store.transaction(() => {
-        repos.events.record({
-          eventId: event.eventId,
-          platformOrderId: orderId,
-          kind: event.kind,
-          outcome: 'applied',
-          detail: resultDetail(result),
+          advance();
         });
-        repos.links.acknowledge(orderId);
-        if (action.type === 'update') {
-          // The ERP caused this state: it must not come back to it as a platform-side change.
-          repos.links.setDeliveredState(orderId, {
-            status: action.input.status,
-            paymentStatus: action.input.payment_status,
-          });
-        }
-        ctx.store.rejects.resolve('feedback', key);
-        advance();
-      });
-      summary.applied += 1;
-      count(action.type);
+      }
+      continue;
     }
-    return summary;
-  } catch (error) {
-    summary.error = describeError(error);
-    summary.fatal = isErpSyncError(error) && error.fatal;
-    if (!summary.fatal) summary.failed += 1;
-    return summary;
-  } finally {
-    lease.release();
-    summary.requests = ctx.requests.total - before.total;
-    summary.writeRequests = ctx.requests.writes - before.writes;
-    summary.seconds = (Date.now() - started) / 1000;
+    const event = row.record;
+    if (repos.events.get(event.eventId)) {
+      summary.unchanged += 1;
+      advance();
+      continue;
+    }
+    const orderId = resolveOrderId(ctx, event);
+    const key = `${event.orderId ?? event.erpRef}:${event.kind}`;
+    if (orderId === null) {
+      summary.rejected += 1;
+      if (!options.dryRun) {
+        ctx.store.transaction(() => {
+          ctx.store.rejects.record({
+            pipeline: 'feedback',
+            key,
+            reason: `unknown erp_ref "${event.erpRef}"`,
+            source: item.row.source,
+          });
+          repos.events.record({
+            eventId: event.eventId,
+            platformOrderId: null,
+            kind: event.kind,
+            outcome: 'rejected',
+            detail: 'unknown erp_ref',
+          });
+          advance();
+        });
+      }
+      continue;
+    }
+    const action = feedbackActionFor(event, ctx.config.orders.defaultCourier);
+    summary.sent += 1;
+    if (options.dryRun) {
+      if ((summary.preview ??= []).length < 20) summary.preview.push({ orderId, ...action });
+      continue;
+    }
+    lease.assertHeld();
+    let result: FeedbackResult;
+    try {
+      result = await apply(ctx, action, event, orderId);
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        !error.retryable &&
+        !error.fatal &&
+        error.code !== 'api_outcome_unknown'
+      ) {
+        // The platform refused this move for good (422, 404): a reject with its message, not retried.
+        summary.rejected += 1;
+        ctx.store.transaction(() => {
+          ctx.store.rejects.record({
+            pipeline: 'feedback',
+            key,
+            reason: error.message,
+            source: item.row.source,
+          });
+          repos.events.record({
+            eventId: event.eventId,
+            platformOrderId: orderId,
+            kind: event.kind,
+            outcome: 'rejected',
+            detail: error.message,
+          });
+          advance();
+        });
+        ctx.logger.warn(
+          { orderId, event: event.kind, reason: error.message },
+          'feedback refused by the platform',
+        );
+        continue;
+      }
+      throw error;
+    }
+    await ctx.erp.recordFeedback(result);
+    ctx.store.transaction(() => {
+      repos.events.record({
+        eventId: event.eventId,
+        platformOrderId: orderId,
+        kind: event.kind,
+        outcome: 'applied',
+        detail: resultDetail(result),
+      });
+      repos.links.acknowledge(orderId);
+      if (action.type === 'update') {
+        // The ERP caused this state: it must not come back to it as a platform-side change.
+        repos.links.setDeliveredState(orderId, {
+          status: action.input.status,
+          paymentStatus: action.input.payment_status,
+        });
+      }
+      ctx.store.rejects.resolve('feedback', key);
+      advance();
+    });
+    summary.applied += 1;
+    countExtra(summary, action.type);
   }
 }
 

@@ -1,12 +1,12 @@
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
-import { acquireLease } from './lease.js';
+import type { Lease } from './lease.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { scanForUnseenOrders, type ListedOrder } from './orderPoll.js';
+import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
 import { createPool } from './pool.js';
-import { emptySummary } from './summary.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
@@ -14,112 +14,106 @@ const SWEEP_CURSOR = 'orders.updates.swept_at';
 type Listed = ListedOrder & { order: ApiOrder };
 
 /**
- * Platform -> ERP orders: find unseen orders (oldest first, recorded before any import), import
+ * Platform -> ERP orders: find unseen orders (recorded in the store before any import), import
  * each once through the adapter, retry parked orders that are due, and deliver changes of
  * imported orders (cancelled, paid, returned) to the ERP once per change.
  */
-export async function runOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  const summary = emptySummary('orders', options);
-  const started = Date.now();
-  const requestsBefore = { ...ctx.requests };
-  const repos = orderRepositoriesOf(ctx.store);
-  const lease = await acquireLease(ctx.store, 'orders', {
-    ttlMs: 60_000,
-    waitMs: 120_000,
-    signal: ctx.signal,
-  });
-  const count = (key: string, n = 1) => (summary.extra[key] = (summary.extra[key] ?? 0) + n);
-  try {
-    const perPage = ctx.config.orders.perPage;
-    const scan = await scanForUnseenOrders<Listed>(
-      async (page) => {
-        lease.assertHeld();
-        const result = await ctx.client.orders.list({ per_page: perPage, page });
-        return {
-          items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
-          lastPage: result.meta.last_page,
-        };
-      },
-      (ids) => repos.seen.known(ids),
-    );
-    summary.read = scan.unseen.length + scan.known.length;
-    count('pagesRead', scan.pagesRead);
-    count('unseen', scan.unseen.length);
-    if (options.dryRun) {
-      summary.sent = scan.unseen.length;
-      summary.preview = scan.unseen.slice(0, 20).map((o) => ({ id: o.id, status: o.order.status }));
-      return summary;
-    }
-    // Recorded before anything is imported: a later scan can then trust a page of known orders.
-    // Their lines too: the oversell guard holds the units of found-but-not-imported orders.
-    ctx.store.transaction(() => {
-      repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
-      for (const { order } of scan.unseen) repos.links.replaceLines(order.id, listedUnits(order));
-    });
+export function runOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runOrderPipeline(ctx, 'orders', options, (summary, lease) =>
+    pollOrders(ctx, options, summary, lease),
+  );
+}
 
-    const queued = repos.seen.queued();
-    const due = repos.parked.due().map((p) => p.platformOrderId);
-    const work = [...queued, ...due.filter((id) => !queued.includes(id))];
-    const pool = createPool(ctx.config.orders.concurrency);
-    const tally = (outcome: ImportOutcome) => {
-      count(outcome);
-      if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
-      if (outcome === 'parked') summary.rejected += 1;
-    };
-    for (const id of work) {
-      if (ctx.signal?.aborted) break;
-      await pool.submit(async () => {
-        lease.assertHeld();
-        summary.sent += 1;
-        try {
-          tally(await importPlatformOrder(ctx, id));
-        } catch (error) {
-          if (isErpSyncError(error) && error.fatal) throw error;
-          // Stays queued (or parked): the next run tries it again.
-          summary.failed += 1;
-          ctx.logger.warn({ orderId: id, error: describeError(error) }, 'order not imported this run');
-        }
-      });
+async function pollOrders(
+  ctx: SyncContext,
+  options: RunOptions,
+  summary: RunSummary,
+  lease: Lease,
+): Promise<void> {
+  const repos = orderRepositoriesOf(ctx.store);
+  const perPage = ctx.config.orders.perPage;
+  const scan = await scanForUnseenOrders<Listed>(
+    async (page) => {
+      lease.assertHeld();
+      const result = await ctx.client.orders.list({ per_page: perPage, page });
+      return {
+        items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
+        lastPage: result.meta.last_page,
+      };
+    },
+    (ids) => repos.seen.known(ids),
+  );
+  summary.read = scan.unseen.length + scan.known.length;
+  countExtra(summary, 'pagesRead', scan.pagesRead);
+  countExtra(summary, 'unseen', scan.unseen.length);
+  if (options.dryRun) {
+    summary.sent = scan.unseen.length;
+    summary.preview = scan.unseen.slice(0, 20).map((o) => ({ id: o.id, status: o.order.status }));
+    return;
+  }
+  // Recorded before anything is imported: a later scan can then trust a page of known orders.
+  // Their lines too: the oversell guard holds the units of found-but-not-imported orders.
+  ctx.store.transaction(() => {
+    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
+    for (const { order } of scan.unseen) repos.links.replaceLines(order.id, listedUnits(order));
+  });
+
+  await importQueued(ctx, summary, lease);
+
+  // Changes of imported orders met on the pages just read cost no extra list request.
+  for (const listed of scan.known) {
+    const link = repos.links.get(listed.id);
+    if (!link) continue;
+    const current = { status: listed.order.status, paymentStatus: listed.order.payment_status };
+    countExtra(summary, 'updates', await deliverOrderChanges(ctx, link, current));
+  }
+  if (sweepDue(ctx, options)) {
+    const since = new Date(Date.now() - ctx.config.orders.updates.lookbackDays * 86_400_000).toISOString();
+    const swept = await sweepOrderChanges(ctx, repos.links.open(since));
+    countExtra(summary, 'updates', swept.delivered);
+    countExtra(summary, 'sweepPages', swept.pagesRead);
+    ctx.store.cursors.set(SWEEP_CURSOR, new Date().toISOString());
+  }
+  summary.extra.parkedTotal = repos.parked.count();
+}
+
+/** Imports the queued orders and the parked ones due for a retry, a few at once. */
+async function importQueued(ctx: SyncContext, summary: RunSummary, lease: Lease): Promise<void> {
+  const repos = orderRepositoriesOf(ctx.store);
+  const queued = repos.seen.queued();
+  const queuedSet = new Set(queued);
+  const due = repos.parked
+    .due()
+    .map((p) => p.platformOrderId)
+    .filter((id) => !queuedSet.has(id));
+  const pool = createPool(ctx.config.orders.concurrency);
+  const tally = (outcome: ImportOutcome) => {
+    countExtra(summary, outcome);
+    if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
+    if (outcome === 'parked') summary.rejected += 1;
+  };
+  for (const id of [...queued, ...due]) {
+    if (ctx.signal?.aborted) break;
+    await pool.submit(async () => {
+      lease.assertHeld();
+      summary.sent += 1;
+      try {
+        tally(await importPlatformOrder(ctx, id));
+      } catch (error) {
+        if (isErpSyncError(error) && error.fatal) throw error;
+        // Stays queued (or parked): the next run tries it again.
+        summary.failed += 1;
+        ctx.logger.warn({ orderId: id, error: describeError(error) }, 'order not imported this run');
+      }
       ctx.onProgress?.({
         pipeline: 'orders',
         read: summary.read,
         sent: summary.sent,
         applied: summary.applied,
       });
-    }
-    await pool.drain();
-
-    // Changes of imported orders met on the pages just read cost no extra list request.
-    for (const listed of scan.known) {
-      const link = repos.links.get(listed.id);
-      if (!link) continue;
-      count(
-        'updates',
-        await deliverOrderChanges(ctx, link, {
-          status: listed.order.status,
-          paymentStatus: listed.order.payment_status,
-        }),
-      );
-    }
-    if (sweepDue(ctx, options)) {
-      const since = new Date(Date.now() - ctx.config.orders.updates.lookbackDays * 86_400_000).toISOString();
-      const swept = await sweepOrderChanges(ctx, repos.links.open(since));
-      count('updates', swept.delivered);
-      count('sweepPages', swept.pagesRead);
-      ctx.store.cursors.set(SWEEP_CURSOR, new Date().toISOString());
-    }
-    summary.extra.parkedTotal = repos.parked.count();
-    return summary;
-  } catch (error) {
-    summary.error = describeError(error);
-    summary.fatal = isErpSyncError(error) && error.fatal;
-    return summary;
-  } finally {
-    lease.release();
-    summary.requests = ctx.requests.total - requestsBefore.total;
-    summary.writeRequests = ctx.requests.writes - requestsBefore.writes;
-    summary.seconds = (Date.now() - started) / 1000;
+    });
   }
+  await pool.drain();
 }
 
 function sweepDue(ctx: SyncContext, options: RunOptions): boolean {
