@@ -1,4 +1,130 @@
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { openStore, type Store } from '../store/index.js';
+import { pipelineNames } from '../sync/registry.js';
 
-// Placeholder: filled in by the issue that owns this command.
-export function registerStatusCommand(_program: Command): void {}
+/** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
+export interface StatusReport {
+  store: string;
+  pipelines: {
+    pipeline: string;
+    status: string | null;
+    startedAt: string | null;
+    finishedAt: string | null;
+    error: string | null;
+    counts: Record<string, unknown> | null;
+  }[];
+  rejects: { open: number; byPipeline: Record<string, number> };
+  parkedOrders: {
+    orderId: number;
+    number: string | null;
+    reason: string;
+    attempts: number;
+    firstParkedAt: string;
+    nextAttemptAt: string;
+  }[];
+  orders: {
+    links: number;
+    seen: Record<string, number>;
+    events: Record<string, number>;
+    erpOrders: Record<string, number>;
+  };
+  cursors: { name: string; value: string; updatedAt: string }[];
+}
+
+export function buildStatusReport(store: Store): StatusReport {
+  const orders = store.orders;
+  const erpOrders: Record<string, number> = {};
+  for (const record of orders.outgoing.list()) erpOrders[record.state] = (erpOrders[record.state] ?? 0) + 1;
+  const pipelines = pipelineNames();
+  return {
+    store: store.path,
+    pipelines: pipelines.map((pipeline) => {
+      const run = store.runs.last(pipeline);
+      return {
+        pipeline,
+        status: run?.status ?? null,
+        startedAt: run?.startedAt ?? null,
+        finishedAt: run?.finishedAt ?? null,
+        error: run?.error ?? null,
+        counts: run?.counts ?? null,
+      };
+    }),
+    rejects: {
+      open: store.rejects.countOpen(),
+      byPipeline: Object.fromEntries(
+        pipelines.map((p) => [p, store.rejects.countOpen(p)]).filter(([, n]) => n !== 0),
+      ),
+    },
+    parkedOrders: orders.parked.list().map((p) => ({
+      orderId: p.platformOrderId,
+      number: p.number,
+      reason: p.reason,
+      attempts: p.attempts,
+      firstParkedAt: p.firstParkedAt,
+      nextAttemptAt: p.nextAttemptAt,
+    })),
+    orders: {
+      links: orders.links.count(),
+      seen: orders.seen.counts(),
+      events: orders.events.counts(),
+      erpOrders,
+    },
+    cursors: store.cursors.all(),
+  };
+}
+
+export function formatStatusReport(report: StatusReport): string {
+  const lines: string[] = [`store: ${report.store}`, '', 'last runs:'];
+  for (const p of report.pipelines) {
+    if (!p.status) {
+      lines.push(`  ${p.pipeline.padEnd(11)} never run`);
+      continue;
+    }
+    const counts = p.counts ?? {};
+    const summary = ['read', 'sent', 'applied', 'rejected', 'failed']
+      .map((key) => `${key} ${String(counts[key] ?? 0)}`)
+      .join(', ');
+    lines.push(`  ${p.pipeline.padEnd(11)} ${p.status.padEnd(7)} ${p.finishedAt ?? p.startedAt}  ${summary}`);
+    if (p.error) lines.push(`  ${''.padEnd(11)} error: ${p.error}`);
+  }
+  lines.push('', `open rejects: ${report.rejects.open}`);
+  for (const [pipeline, n] of Object.entries(report.rejects.byPipeline)) lines.push(`  ${pipeline}: ${n}`);
+  lines.push('', `parked orders: ${report.parkedOrders.length}`);
+  for (const p of report.parkedOrders) {
+    lines.push(
+      `  #${p.orderId} (${p.number ?? '?'}) attempts ${p.attempts}, next ${p.nextAttemptAt}: ${p.reason}`,
+    );
+  }
+  const seen = Object.entries(report.orders.seen)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  lines.push('', `order links: ${report.orders.links}${seen ? ` (orders found: ${seen})` : ''}`);
+  const erp = Object.entries(report.orders.erpOrders)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  if (erp) lines.push(`ERP-origin orders: ${erp}`);
+  lines.push('', 'cursors:');
+  for (const c of report.cursors) lines.push(`  ${c.name} = ${c.value}  (${c.updatedAt})`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
+    .option('--json', 'print the report as JSON', false)
+    .action((flags: { json: boolean }, command: Command) => {
+      const globals = command.optsWithGlobals<{ config?: string }>();
+      const config = loadConfig({ file: globals.config });
+      const store = openStore(config.store.path);
+      try {
+        const report = buildStatusReport(store);
+        process.stdout.write(
+          flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatusReport(report),
+        );
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -5,6 +5,7 @@ export class CursorRepository {
   readonly #get: Statement<[string], { value: string }>;
   readonly #set: Statement<[string, string, string]>;
   readonly #delete: Statement<[string]>;
+  readonly #all: Statement<[], { name: string; value: string; updated_at: string }>;
 
   constructor(db: Database) {
     this.#get = db.prepare('SELECT value FROM cursors WHERE name = ?');
@@ -13,6 +14,7 @@ export class CursorRepository {
        ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     );
     this.#delete = db.prepare('DELETE FROM cursors WHERE name = ?');
+    this.#all = db.prepare('SELECT name, value, updated_at FROM cursors ORDER BY name');
   }
 
   get(name: string): string | null {
@@ -25,5 +27,10 @@ export class CursorRepository {
 
   delete(name: string): void {
     this.#delete.run(name);
+  }
+
+  /** Every cursor and checkpoint, for `erp-sync status`. */
+  all(): { name: string; value: string; updatedAt: string }[] {
+    return this.#all.all().map((row) => ({ name: row.name, value: row.value, updatedAt: row.updated_at }));
   }
 }

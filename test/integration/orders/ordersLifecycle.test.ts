@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
 import { runOrders } from '../../../src/sync/orders.js';
+import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, sellableSku } from './orderChecks.js';
 
@@ -89,6 +90,14 @@ describe('parked orders', () => {
 
     for (let i = 0; i < 4; i++) await runOrders(world.context(), RUN);
     expect(repos.parked.get(order.id)?.attempts).toBe(5);
+
+    // Visible in `erp-sync status` with its reason, and the report never carries the API key.
+    const report = buildStatusReport(world.context().store);
+    expect(report.parkedOrders).toEqual([expect.objectContaining({ orderId: order.id, attempts: 5 })]);
+    expect(report.parkedOrders[0]!.reason).toContain(unknownSku);
+    expect(report.pipelines.find((p) => p.pipeline === 'orders')?.status).toBe('ok');
+    expect(JSON.stringify(report)).not.toContain(world.sandbox.keys.primary);
+    expect(formatStatusReport(report)).toContain(`#${order.id}`);
 
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${skus.map((s) => `${s},1`).join('\n')}\n`);
     repos.parked.makeDue([order.id]);
