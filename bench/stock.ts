@@ -12,7 +12,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createApiClient } from '../src/api/createApiClient.js';
-import { startSandbox } from '../src/sandbox/startSandbox.js';
+import { startSandbox } from '../src/sandbox/index.js';
 import type { RunSummary } from '../src/sync/types.js';
 
 const args = process.argv.slice(2);

@@ -78,7 +78,7 @@ export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise
       if (ctx.signal?.aborted) throw new Error('interrupted');
       summary.read += page.length;
       for (const product of page) tracker.see(product.updated_at);
-      handlePage(ctx, options, page, summary);
+      handlePage(ctx, options, page, summary, previous);
       ctx.onProgress?.({ pipeline: 'catalog', read: summary.read, sent: 0, applied: summary.applied });
     }
     // Acknowledge before forgetting: the cursor moves only after every page was handled.
@@ -110,11 +110,19 @@ export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise
   return summary;
 }
 
-function handlePage(ctx: SyncContext, options: RunOptions, page: ApiProduct[], summary: RunSummary): void {
+function handlePage(
+  ctx: SyncContext,
+  options: RunOptions,
+  page: ApiProduct[],
+  summary: RunSummary,
+  previousCursor: string | null,
+): void {
   const { store } = ctx;
   const links = store.productLinks.getMany(page.map((product) => ({ sku: product.sku })));
   // De-duplicate by (id, updated_at): the overlap window re-reads products already handled.
-  const fresh = options.full ? page : page.filter((product) => !alreadySeen(links.get(product.sku), product));
+  const fresh = options.full
+    ? page
+    : page.filter((product) => !alreadySeen(links.get(product.sku), product, previousCursor));
   summary.unchanged += page.length - fresh.length;
   if (fresh.length === 0) return;
 

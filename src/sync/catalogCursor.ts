@@ -10,7 +10,8 @@ export function scanFrom(cursor: string | null | undefined, overlapSeconds: numb
   if (!cursor) return undefined;
   const at = Date.parse(cursor);
   if (Number.isNaN(at)) return undefined;
-  return toIsoSecond(at - overlapSeconds * 1000);
+  // At least one second back: updated_after is strictly-after, and the cursor's own second must be re-read.
+  return toIsoSecond(at - Math.max(1, overlapSeconds) * 1000);
 }
 
 export function toIsoSecond(epochMs: number): string {
@@ -40,10 +41,22 @@ export class CursorTracker {
   }
 }
 
-/** (id, updated_at) already processed: the link stored for that product carries the same pair. */
+/**
+ * (id, updated_at) already processed: the link stored for that product carries the same pair,
+ * and its second was closed when it was read, i.e. strictly before the previous cursor. A product
+ * stamped in the cursor's own second may have changed again within that second (same updated_at),
+ * so it is always handled again.
+ */
 export function alreadySeen(
   link: { productId: number; platformUpdatedAt: string | null } | undefined,
   product: { id: number; updated_at: string },
+  previousCursor: string | null | undefined,
 ): boolean {
-  return link !== undefined && link.productId === product.id && link.platformUpdatedAt === product.updated_at;
+  if (link === undefined || link.productId !== product.id || link.platformUpdatedAt !== product.updated_at) {
+    return false;
+  }
+  const cursor = previousCursor ? Date.parse(previousCursor) : Number.NaN;
+  return (
+    !Number.isNaN(cursor) && Math.floor(Date.parse(product.updated_at) / 1000) < Math.floor(cursor / 1000)
+  );
 }

@@ -1,27 +1,12 @@
 import type { BulkPriceItem } from '../api/inputs.js';
-import { LIMITS } from '../domain/limits.js';
+import { priceRecordReasons } from '../domain/rules.js';
 import { itemKeyString, type PriceRecord } from '../domain/records.js';
 import { priceFingerprint } from './fingerprint.js';
 import { runPush, type PushItem } from './pushPipeline.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export function validatePrices(record: PriceRecord): string | null {
-  if (!record.sku) return 'sku is required';
-  const fields = [record.price, record.salePrice, record.costPrice, record.vatRate];
-  if (fields.every((value) => value === undefined))
-    return 'no price field (price, sale_price, cost_price, vat_rate)';
-  for (const [name, value] of [
-    ['price', record.price],
-    ['sale_price', record.salePrice],
-    ['cost_price', record.costPrice],
-  ] as const) {
-    if (value !== undefined && (!Number.isFinite(value) || value < 0)) return `${name} must be a number >= 0`;
-  }
-  const vat = record.vatRate;
-  if (vat !== undefined && (!Number.isInteger(vat) || vat < LIMITS.vatRateMin || vat > LIMITS.vatRateMax)) {
-    return `vat_rate must be an integer from ${LIMITS.vatRateMin} to ${LIMITS.vatRateMax}`;
-  }
-  return null;
+  return priceRecordReasons(record).join('; ') || null;
 }
 
 function toWire(record: PriceRecord): BulkPriceItem {

@@ -1,5 +1,5 @@
 import type { BulkStockItem } from '../api/inputs.js';
-import { LIMITS } from '../domain/limits.js';
+import { stockRecordReasons } from '../domain/rules.js';
 import { itemKeyString, type StockRecord } from '../domain/records.js';
 import { stockFingerprint } from './fingerprint.js';
 import { runPush, type PushItem } from './pushPipeline.js';
@@ -7,11 +7,7 @@ import { createSafetyBuffer, pushedQuantity } from './safetyBuffer.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export function validateStock(record: StockRecord): string | null {
-  if (!record.sku) return 'sku is required';
-  if (!Number.isInteger(record.quantity)) return `quantity must be an integer, got ${record.quantity}`;
-  if (record.quantity < LIMITS.stockQuantityMin)
-    return `quantity must be at least ${LIMITS.stockQuantityMin}`;
-  return null;
+  return stockRecordReasons(record).join('; ') || null;
 }
 
 /**

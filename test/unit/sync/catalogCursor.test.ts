@@ -28,11 +28,16 @@ describe('catalog cursor', () => {
     expect(tracker.next('2026-11-21T10:00:00Z', Date.now())).toBe('2026-11-21T10:00:00Z');
   });
 
-  it('de-duplicates by product id and updated_at', () => {
-    const link = { productId: 7, platformUpdatedAt: '2026-11-21T10:00:00Z' };
-    expect(alreadySeen(link, { id: 7, updated_at: '2026-11-21T10:00:00Z' })).toBe(true);
-    expect(alreadySeen(link, { id: 7, updated_at: '2026-11-21T10:00:01Z' })).toBe(false);
-    expect(alreadySeen(link, { id: 8, updated_at: '2026-11-21T10:00:00Z' })).toBe(false);
-    expect(alreadySeen(undefined, { id: 7, updated_at: '2026-11-21T10:00:00Z' })).toBe(false);
+  it('de-duplicates by product id and updated_at, but always re-handles the boundary second', () => {
+    const at = '2026-11-21T10:00:00Z';
+    const link = { productId: 7, platformUpdatedAt: at };
+    const cursor = '2026-11-21T10:00:30Z';
+    expect(alreadySeen(link, { id: 7, updated_at: at }, cursor)).toBe(true);
+    expect(alreadySeen(link, { id: 7, updated_at: '2026-11-21T10:00:01Z' }, cursor)).toBe(false);
+    expect(alreadySeen(link, { id: 8, updated_at: at }, cursor)).toBe(false);
+    expect(alreadySeen(undefined, { id: 7, updated_at: at }, cursor)).toBe(false);
+    // Same second as the cursor: it may have changed again within that second.
+    expect(alreadySeen(link, { id: 7, updated_at: at }, at)).toBe(false);
+    expect(alreadySeen(link, { id: 7, updated_at: at }, null)).toBe(false);
   });
 });

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runStock } from '../../../src/sync/stock.js';
+import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+
+const RUN = { full: false, dryRun: false };
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  harness?.sandbox.setFaults(null);
+  await harness?.close();
+  harness = undefined;
+});
+
+const rows = (count: number, quantity: number) =>
+  Array.from({ length: count }, (_, i) => ({ sku: bulkSku(i + 1), quantity }));
+
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('stock pipeline under overlap and crashes', () => {
+  it('never leaves an older value when two runs overlap', async () => {
+    harness = await createHarness({ extraProducts: 400, sync: { batchSize: 50, concurrency: 2 } });
+    harness.writeStock(rows(400, 5));
+    harness.sandbox.setFaults('latency=40-80');
+    const early = runStock(harness.context(), RUN);
+    // The first run holds the lease and is sending; the ERP now says 7 and a second run starts.
+    await until(() => harness!.writes().length >= 1);
+    // In reverse order: without serialisation the late run would reach the last SKUs first and
+    // the early run would then overwrite them with its older value.
+    harness.writeStock(rows(400, 7).reverse());
+    const late = runStock(harness.context(), RUN);
+    const [a, b] = await Promise.all([early, late]);
+    harness.sandbox.setFaults(null);
+
+    expect(a.error).toBeUndefined();
+    expect(b.error).toBeUndefined();
+    const ctx = harness.context();
+    const platform = await harness.platform(ctx);
+    for (let n = 1; n <= 400; n++) expect(platform.get(bulkSku(n))?.stock).toBe(7);
+    // And the store agrees: the next run has nothing to send.
+    harness.sandbox.requestLog.clear();
+    await runStock(ctx, RUN);
+    expect(harness.writes()).toEqual([]);
+  });
+
+  it('converges after the process is killed in the middle of a run', async () => {
+    harness = await createHarness({ extraProducts: 1000, sync: { batchSize: 50, concurrency: 2 } });
+    harness.writeStock(rows(1000, 21));
+    const configFile = join(harness.dir, 'config.yaml');
+    writeFileSync(
+      configFile,
+      [
+        'api:',
+        `  baseUrl: ${harness.sandbox.url}`,
+        `  apiKey: ${harness.sandbox.keys.primary}`,
+        'erp:',
+        '  type: file',
+        `  path: ${harness.dir}`,
+        '  stableMs: 0',
+        'store:',
+        `  path: ${harness.config.store.path}`,
+        'sync:',
+        '  batchSize: 50',
+        '  concurrency: 2',
+        'log:',
+        '  level: silent',
+      ].join('\n'),
+    );
+    harness.sandbox.setFaults('latency=100-150');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'run-once', '--only', 'stock', '--config', configFile],
+      { cwd: process.cwd(), stdio: 'ignore' },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await until(() => harness!.writes().length >= 3, 20_000);
+    child.kill('SIGKILL');
+    await exited;
+    harness.sandbox.setFaults(null);
+    const sentBeforeKill = harness.writes().length;
+    expect(sentBeforeKill).toBeLessThan(20);
+
+    // The rerun takes over the dead run's lease at once and finishes the job.
+    const ctx = harness.context();
+    const rerun = await runStock(ctx, RUN);
+    expect(rerun.error).toBeUndefined();
+    expect(rerun.applied + rerun.unchanged).toBe(1000);
+    const platform = await harness.platform(ctx);
+    for (let n = 1; n <= 1000; n++) expect(platform.get(bulkSku(n))?.stock).toBe(21);
+    harness.sandbox.requestLog.clear();
+    await runStock(harness.context(), RUN);
+    expect(harness.writes()).toEqual([]);
+  }, 60_000);
+});

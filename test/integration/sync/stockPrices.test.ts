@@ -1,0 +1,222 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCatalog } from '../../../src/sync/catalog.js';
+import { runPrices } from '../../../src/sync/prices.js';
+import { NOT_ON_PLATFORM } from '../../../src/sync/pushPipeline.js';
+import { runStock } from '../../../src/sync/stock.js';
+import { bulkSku, createHarness, type Harness, type PriceRow, type StockRow } from './syncHarness.js';
+
+const RUN = { full: false, dryRun: false };
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function stockRows(count: number, quantity: (n: number) => number): StockRow[] {
+  return Array.from({ length: count }, (_, i) => ({ sku: bulkSku(i + 1), quantity: quantity(i + 1) }));
+}
+
+function priceRows(count: number, price: (n: number) => number): PriceRow[] {
+  return Array.from({ length: count }, (_, i) => ({
+    sku: bulkSku(i + 1),
+    price: price(i + 1),
+    sale_price: '',
+    cost_price: 1.25,
+    vat_rate: 19,
+  }));
+}
+
+function bulkBodies(h: Harness, path: string): { items: Record<string, unknown>[] }[] {
+  return h
+    .writes()
+    .filter((entry) => entry.path.endsWith(path))
+    .map((entry) => entry.body as { items: Record<string, unknown>[] });
+}
+
+describe('stock and prices pipelines against the sandbox', () => {
+  it('leaves every SKU on the platform equal to the files, and a second run sends no write request', async () => {
+    harness = await createHarness({ extraProducts: 250 });
+    harness.writeStock(stockRows(250, (n) => (n * 7) % 40));
+    harness.writePrices(priceRows(250, (n) => 10 + n / 100));
+    const ctx = harness.context();
+
+    const stock = await runStock(ctx, RUN);
+    const prices = await runPrices(ctx, RUN);
+    expect(stock).toMatchObject({
+      read: 250,
+      sent: 250,
+      applied: 250,
+      rejected: 0,
+      notFound: 0,
+      writeRequests: 3,
+    });
+    expect(prices).toMatchObject({ read: 250, sent: 250, applied: 250, rejected: 0, writeRequests: 3 });
+
+    const platform = await harness.platform(ctx);
+    for (let n = 1; n <= 250; n++) {
+      expect(platform.get(bulkSku(n))).toMatchObject({
+        stock: (n * 7) % 40,
+        price: 10 + n / 100,
+        vatRate: 19,
+      });
+    }
+
+    harness.sandbox.requestLog.clear();
+    const again = harness.context();
+    const stock2 = await runStock(again, RUN);
+    const prices2 = await runPrices(again, RUN);
+    expect(harness.writes()).toEqual([]);
+    expect(stock2).toMatchObject({ read: 250, unchanged: 250, sent: 0, writeRequests: 0 });
+    expect(prices2).toMatchObject({ read: 250, unchanged: 250, sent: 0, writeRequests: 0 });
+  });
+
+  it('sends exactly the 10 changed rows in one bulk request', async () => {
+    harness = await createHarness({ extraProducts: 300 });
+    const quantities = new Map(Array.from({ length: 300 }, (_, i) => [i + 1, 5]));
+    harness.writeStock([...quantities].map(([n, q]) => ({ sku: bulkSku(n), quantity: q })));
+    await runStock(harness.context(), RUN);
+
+    const changed = [3, 17, 42, 99, 100, 101, 150, 222, 298, 300];
+    for (const n of changed) quantities.set(n, 50 + n);
+    harness.writeStock([...quantities].map(([n, q]) => ({ sku: bulkSku(n), quantity: q })));
+    harness.sandbox.requestLog.clear();
+    const summary = await runStock(harness.context(), RUN);
+
+    const bodies = bulkBodies(harness, '/products/stock/bulk');
+    expect(harness.writes()).toHaveLength(1);
+    expect(bodies[0]!.items).toEqual(changed.map((n) => ({ sku: bulkSku(n), quantity: 50 + n })));
+    expect(summary).toMatchObject({ unchanged: 290, sent: 10, applied: 10 });
+  });
+
+  it('records unknown SKUs and bad rows as rejects while every good row applies, and reports a missing SKU once', async () => {
+    harness = await createHarness({ extraProducts: 20 });
+    harness.writeStock([
+      ...stockRows(20, (n) => n),
+      { sku: 'NOT-THERE-1', quantity: 4 },
+      { sku: 'BAD-QTY', quantity: 'lots' },
+      { sku: 'NEGATIVE', quantity: -3 },
+    ]);
+    const ctx = harness.context();
+    const summary = await runStock(ctx, RUN);
+    expect(summary).toMatchObject({ read: 23, applied: 20, notFound: 1, rejected: 2 });
+
+    const platform = await harness.platform(ctx);
+    for (let n = 1; n <= 20; n++) expect(platform.get(bulkSku(n))?.stock).toBe(n);
+    const rejects = ctx.store.rejects.list({ pipeline: 'stock' });
+    expect(rejects.map((r) => r.key).sort()).toEqual(['BAD-QTY', 'NEGATIVE', 'NOT-THERE-1']);
+    expect(rejects.find((r) => r.key === 'NOT-THERE-1')?.reason).toBe(NOT_ON_PLATFORM);
+    expect(rejects.find((r) => r.key === 'BAD-QTY')?.source?.line).toBeGreaterThan(1);
+
+    // Not pushed again: the second run makes no write request and does not report it again.
+    harness.sandbox.requestLog.clear();
+    const second = await runStock(harness.context(), RUN);
+    expect(harness.writes()).toEqual([]);
+    expect(second.extra.knownMissing).toBe(1);
+    expect(ctx.store.rejects.list({ pipeline: 'stock' }).find((r) => r.key === 'NOT-THERE-1')?.count).toBe(1);
+
+    // It appears on the platform: the catalog clears the mark and the next run pushes exactly it.
+    await ctx.client.products.create({ name: 'Now there', sku: 'NOT-THERE-1' });
+    const catalog = await runCatalog(harness.context(), RUN);
+    expect(catalog.extra.appeared).toBe(1);
+    harness.sandbox.requestLog.clear();
+    await runStock(harness.context(), RUN);
+    expect(bulkBodies(harness, '/products/stock/bulk').map((b) => b.items)).toEqual([
+      [{ sku: 'NOT-THERE-1', quantity: 4 }],
+    ]);
+    expect(ctx.store.rejects.list({ pipeline: 'stock' }).map((r) => r.key)).not.toContain('NOT-THERE-1');
+  });
+
+  it('splits a batch the platform refuses as a whole and applies the rest', async () => {
+    harness = await createHarness({ seed: 'demo', sync: { batchSize: 50 } });
+    const ctx = harness.context();
+    const products = [];
+    for await (const product of ctx.client.products.iterate()) products.push(product);
+    const variable = products.find((p) => p.type === 'variable' && (p.variants?.length ?? 0) > 0)!;
+    const simple = products.filter((p) => p.type !== 'variable').slice(0, 30);
+    // A variable product's stock is set per variant: the platform refuses it without variant_sku.
+    harness.writeStock([
+      ...simple.slice(0, 15).map((p) => ({ sku: p.sku, quantity: 11 })),
+      { sku: variable.sku, quantity: 5 },
+      ...simple.slice(15).map((p) => ({ sku: p.sku, quantity: 12 })),
+    ]);
+    const summary = await runStock(ctx, RUN);
+    expect(summary).toMatchObject({ sent: 31, applied: 30, rejected: 1 });
+    const reject = ctx.store.rejects.list({ pipeline: 'stock' }).find((r) => r.key === variable.sku);
+    expect(reject?.reason).toMatch(/variable product/); // the platform's own reason
+    const platform = await harness.platform(ctx);
+    simple.forEach((p, i) => expect(platform.get(p.sku)?.stock).toBe(i < 15 ? 11 : 12));
+
+    // The refused value is not resent while unchanged.
+    harness.sandbox.requestLog.clear();
+    await runStock(harness.context(), RUN);
+    expect(harness.writes()).toEqual([]);
+  });
+
+  it('holds back the safety buffer per glob rule and never pushes below 0', async () => {
+    harness = await createHarness({
+      extraProducts: 3,
+      sync: { safetyBuffer: { units: 1, rules: [{ pattern: 'bulk-000002', units: 5 }] } },
+    });
+    harness.writeStock([
+      { sku: bulkSku(1), quantity: 10 },
+      { sku: bulkSku(2), quantity: 10 },
+      { sku: bulkSku(3), quantity: 0 },
+    ]);
+    const ctx = harness.context();
+    await runStock(ctx, RUN);
+    const platform = await harness.platform(ctx);
+    expect([1, 2, 3].map((n) => platform.get(bulkSku(n))?.stock)).toEqual([9, 5, 0]);
+  });
+
+  it('subtracts units held by open platform orders (oversell guard hook) before the buffer', async () => {
+    harness = await createHarness({ extraProducts: 2 });
+    harness.writeStock([
+      { sku: bulkSku(1), quantity: 10 },
+      { sku: bulkSku(2), quantity: 1 },
+    ]);
+    const ctx = harness.context();
+    ctx.reservations = { unitsHeld: (keys) => new Map(keys.map((key) => [key, 3])) };
+    await runStock(ctx, RUN);
+    const platform = await harness.platform(ctx);
+    expect([platform.get(bulkSku(1))?.stock, platform.get(bulkSku(2))?.stock]).toEqual([7, 0]);
+  });
+
+  it('with --dry-run sends and records nothing but shows what would be sent; --full resends everything', async () => {
+    harness = await createHarness({ extraProducts: 30 });
+    harness.writeStock(stockRows(30, () => 8));
+    const dry = await runStock(harness.context(), { full: false, dryRun: true });
+    expect(harness.writes()).toEqual([]);
+    expect(dry).toMatchObject({ sent: 30, applied: 0, writeRequests: 0 });
+    expect(dry.preview?.[0]).toEqual({ sku: bulkSku(1), quantity: 8 });
+
+    const ctx = harness.context();
+    await runStock(ctx, RUN);
+    expect(ctx.store.fingerprints.count('stock').total).toBe(30);
+    harness.sandbox.requestLog.clear();
+    const full = await runStock(harness.context(), { full: true, dryRun: false });
+    expect(full).toMatchObject({ sent: 30, applied: 30, unchanged: 0 });
+    expect(harness.writes()).toHaveLength(1);
+  });
+
+  it('stops at once on a revoked key with a clear fatal error and no retry storm', async () => {
+    harness = await createHarness({ extraProducts: 500 });
+    harness.writeStock(stockRows(500, () => 1));
+    const ctx = harness.context();
+    const revoked = harness.context();
+    // Same store and files, but the revoked key.
+    const { createApiClient } = await import('../../../src/api/createApiClient.js');
+    revoked.client = createApiClient({ baseUrl: harness.sandbox.url, apiKey: harness.sandbox.keys.revoked });
+    harness.sandbox.requestLog.clear();
+    const summary = await runStock(revoked, RUN);
+    await revoked.client.close();
+    expect(summary.fatal).toBe(true);
+    expect(summary.error).toMatch(/api_auth/);
+    // At most the requests already in flight (concurrency 4), no retries of any of them.
+    const bulk = harness.sandbox.requestLog.entries().filter((e) => e.path.endsWith('/stock/bulk'));
+    expect(bulk.length).toBeGreaterThanOrEqual(1);
+    expect(bulk.length).toBeLessThanOrEqual(4);
+    expect(bulk.every((e) => e.status === 401)).toBe(true);
+    expect(ctx.store.fingerprints.count('stock').total).toBe(0);
+  });
+});
