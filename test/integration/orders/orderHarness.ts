@@ -7,11 +7,9 @@ import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/startSandbox.js';
 import { openStore } from '../../../src/store/index.js';
-import { MIGRATIONS } from '../../../src/store/migrations.js';
-import { ORDERS_MIGRATION } from '../../../src/store/ordersMigration.js';
 import type { Store } from '../../../src/store/Store.js';
 import type { SyncContext } from '../../../src/sync/types.js';
-import { orderAdapter } from './orderAdapter.js';
+import { createErpAdapter } from '../../../src/erp/createErpAdapter.js';
 
 export interface OrderWorld {
   sandbox: Sandbox;
@@ -28,12 +26,6 @@ export interface WorldOptions {
   ordersOrder?: 'desc' | 'asc';
   seed?: 'demo' | 'empty';
   config?: Record<string, unknown>;
-}
-
-export function migrationsWithOrders() {
-  return MIGRATIONS.some((m) => m.version === ORDERS_MIGRATION.version)
-    ? MIGRATIONS
-    : [...MIGRATIONS, ORDERS_MIGRATION];
 }
 
 export async function startOrderWorld(options: WorldOptions = {}): Promise<OrderWorld> {
@@ -80,9 +72,9 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
           if (info.method !== 'GET') requests.writes += 1;
         },
       });
-      const store = openStore(cfg.store.path, { migrations: migrationsWithOrders() });
+      const store = openStore(cfg.store.path);
       opened.push({ store, client });
-      const erp: ErpAdapter = orderAdapter(cfg);
+      const erp: ErpAdapter = createErpAdapter(cfg.erp, silentLogger());
       return { client, erp, store, config: cfg, logger: silentLogger(), requests };
     },
     async close() {
