@@ -127,7 +127,7 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(ctx.store.rejects.list({ pipeline: 'stock' }).map((r) => r.key)).not.toContain('NOT-THERE-1');
   });
 
-  it('splits a batch the platform refuses as a whole and applies the rest', async () => {
+  it('splits a batch the platform refuses as a whole, applies the rest, and sets variant stock by variant SKU', async () => {
     harness = await createHarness({ seed: 'demo', sync: { batchSize: 50 } });
     const ctx = harness.context();
     const products = [];
@@ -138,14 +138,17 @@ describe('stock and prices pipelines against the sandbox', () => {
     harness.writeStock([
       ...simple.slice(0, 15).map((p) => ({ sku: p.sku, quantity: 11 })),
       { sku: variable.sku, quantity: 5 },
+      ...variable.variants!.map((v) => ({ sku: variable.sku, variant_sku: v.sku!, quantity: 4 })),
       ...simple.slice(15).map((p) => ({ sku: p.sku, quantity: 12 })),
     ]);
     const summary = await runStock(ctx, RUN);
-    expect(summary).toMatchObject({ sent: 31, applied: 30, rejected: 1 });
+    const variants = variable.variants!.length;
+    expect(summary).toMatchObject({ sent: 31 + variants, applied: 30 + variants, rejected: 1 });
     const reject = ctx.store.rejects.list({ pipeline: 'stock' }).find((r) => r.key === variable.sku);
     expect(reject?.reason).toMatch(/variable product/); // the platform's own reason
     const platform = await harness.platform(ctx);
     simple.forEach((p, i) => expect(platform.get(p.sku)?.stock).toBe(i < 15 ? 11 : 12));
+    for (const v of variable.variants!) expect(platform.get(`${variable.sku}/${v.sku}`)?.stock).toBe(4);
 
     // The refused value is not resent while unchanged.
     harness.sandbox.requestLog.clear();
