@@ -1,4 +1,5 @@
-import { close, createReadStream, fstat, open, read, type Stats } from 'node:fs';
+import { close, createReadStream, fstat, open, read, type ReadStream, type Stats } from 'node:fs';
+import { once } from 'node:events';
 import { promisify } from 'node:util';
 import { detectDelimiter, csvRows } from './readers/csvRows.js';
 import { jsonRows } from './readers/jsonRows.js';
@@ -29,12 +30,16 @@ export async function* readInput(
   onOpen: (stats: Stats) => void,
 ): AsyncIterable<RawItem> {
   const fd = await openAsync(input.path, 'r');
+  const streams: ReadStream[] = [];
   try {
     onOpen(await fstatAsync(fd));
     // Destroying a read stream closes its descriptor even with autoClose off; JSON and XML read the
     // same descriptor twice, so the streams get a close that leaves it open (we close it below).
-    const openStream: OpenStream = () =>
-      createReadStream('', { fd, start: 0, autoClose: false, fs: KEEP_OPEN });
+    const openStream: OpenStream = () => {
+      const stream = createReadStream('', { fd, start: 0, autoClose: false, fs: KEEP_OPEN });
+      streams.push(stream);
+      return stream;
+    };
     switch (input.format) {
       case 'csv': {
         const delimiter =
@@ -53,6 +58,8 @@ export async function* readInput(
         break;
     }
   } finally {
+    // A read still in flight on a closed (and maybe reused) descriptor would read another file.
+    await Promise.all(streams.map(settle));
     await closeAsync(fd);
   }
 }
@@ -75,4 +82,11 @@ async function headText(fd: number): Promise<string> {
     .subarray(0, bytesRead)
     .toString('utf8')
     .replace(/^\uFEFF/, '');
+}
+
+async function settle(stream: ReadStream): Promise<void> {
+  if (stream.closed) return;
+  const closed = once(stream, 'close').catch(() => undefined);
+  stream.destroy();
+  await closed;
 }

@@ -1,5 +1,11 @@
 import { parse } from 'csv-parse';
+import { drainStream } from './drainStream.js';
 import type { OpenStream, RawItem } from './RawItem.js';
+
+interface CsvRecord {
+  record: string[];
+  info: { lines: number };
+}
 
 export interface CsvOptions {
   delimiter: ',' | ';';
@@ -10,7 +16,8 @@ export interface CsvOptions {
  * fewer cells than the header leaves the rest empty; a quoting error ends the file with a fatal item.
  */
 export async function* csvRows(open: OpenStream, options: CsvOptions): AsyncIterable<RawItem> {
-  const parser = open().pipe(
+  const source = open();
+  const parser = source.pipe(
     parse({
       delimiter: options.delimiter,
       bom: true,
@@ -22,10 +29,7 @@ export async function* csvRows(open: OpenStream, options: CsvOptions): AsyncIter
   );
   let header: string[] | undefined;
   try {
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: string[];
-      info: { lines: number };
-    }>) {
+    for await (const { record, info } of drainStream<CsvRecord>(parser)) {
       if (!header) {
         header = record;
         continue;
@@ -40,6 +44,8 @@ export async function* csvRows(open: OpenStream, options: CsvOptions): AsyncIter
   } catch (error) {
     const lines = (error as { lines?: number }).lines ?? 0;
     yield { error: `malformed CSV: ${(error as Error).message}`, line: lines, fatal: true };
+  } finally {
+    source.destroy();
   }
 }
 

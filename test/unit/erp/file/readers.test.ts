@@ -1,0 +1,132 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { csvRows } from '../../../../src/erp/file/readers/csvRows.js';
+import { jsonRows } from '../../../../src/erp/file/readers/jsonRows.js';
+import { ndjsonRows } from '../../../../src/erp/file/readers/ndjsonRows.js';
+import type { RawItem } from '../../../../src/erp/file/readers/RawItem.js';
+import { xmlRows } from '../../../../src/erp/file/readers/xmlRows.js';
+
+/** A stream factory that hands the text over in chunks of `size` bytes (cutting through anything). */
+function chunked(text: string, size: number) {
+  return () => {
+    const bytes = Buffer.from(text, 'utf8');
+    const parts: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
+    return Readable.from(parts, { objectMode: false });
+  };
+}
+
+async function all(items: AsyncIterable<RawItem>): Promise<RawItem[]> {
+  const out: RawItem[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+const JSON_ARRAY =
+  '\uFEFF[\n {"sku": "A", "note": "br{ace}s ] and \\"quotes\\"", "n": [1, {"x": 2}]},\n {"sku": "Ș"}\n]\n';
+
+describe('JSON array reader', () => {
+  it('gives the same rows and lines whatever the chunk size', async () => {
+    const expected = [
+      { fields: { sku: 'A', note: 'br{ace}s ] and "quotes"', n: [1, { x: 2 }] }, line: 2 },
+      { fields: { sku: 'Ș' }, line: 3 },
+    ];
+    for (const size of [1, 2, 3, 7, 1024]) {
+      expect(await all(jsonRows(chunked(JSON_ARRAY, size))), `chunk ${size}`).toEqual(expected);
+    }
+  });
+
+  it('reads one object per line when the file starts with an object', async () => {
+    const rows = await all(jsonRows(chunked('\n{"sku":"A"}\n{"sku":"B"}\n', 4)));
+    expect(rows).toEqual([
+      { fields: { sku: 'A' }, line: 2 },
+      { fields: { sku: 'B' }, line: 3 },
+    ]);
+  });
+
+  it('reports a broken element as one fatal item naming its line', async () => {
+    const rows = await all(jsonRows(chunked('[\n{"sku":"A"},\n{"sku": B}\n]', 5)));
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatchObject({ line: 3, fatal: true });
+    expect((rows[1] as { error: string }).error).toMatch(/^malformed JSON in the element starting at line 3/);
+  });
+
+  it('reports structural errors and truncation with line and column', async () => {
+    const missingComma = await all(jsonRows(chunked('[\n{"sku":"A"}\n{"sku":"B"}]', 3)));
+    expect(missingComma.at(-1)).toMatchObject({ line: 3, column: 1, fatal: true });
+    expect((missingComma.at(-1) as { error: string }).error).toContain('expected "," or "]"');
+
+    const truncated = await all(jsonRows(chunked('[\n{"sku":"A"},\n{"sku":"B"', 3)));
+    expect(truncated.at(-1)).toMatchObject({ fatal: true });
+    expect((truncated.at(-1) as { error: string }).error).toContain('unexpected end of file');
+
+    const notArray = await all(jsonRows(chunked('"stock"', 3)));
+    expect(notArray).toEqual([expect.objectContaining({ line: 1, column: 1, fatal: true })]);
+
+    const empty = await all(jsonRows(chunked('  \n', 3)));
+    expect(empty).toEqual([
+      expect.objectContaining({ fatal: true, error: expect.stringContaining('no JSON') }),
+    ]);
+  });
+});
+
+describe('NDJSON reader', () => {
+  it('rejects a bad line alone and goes on', async () => {
+    const rows = await all(ndjsonRows(chunked('{"sku":"A"}\r\nnot json\n[1]\n\n{"sku":"B"}\n', 3)));
+    expect(rows).toEqual([
+      { fields: { sku: 'A' }, line: 1 },
+      expect.objectContaining({ line: 2, fatal: false }),
+      expect.objectContaining({ line: 3, fatal: false, error: 'malformed JSON: the line is not an object' }),
+      { fields: { sku: 'B' }, line: 5 },
+    ]);
+  });
+});
+
+describe('XML reader', () => {
+  const XML =
+    '\uFEFF<?xml version="1.0" encoding="UTF-8"?>\n<stock>\n' +
+    '  <item><sku>A &amp; B</sku><quantity> 5 </quantity></item>\n' +
+    '  <item sku="C" variant_sku="C-XL" quantity="2"/>\n' +
+    '  <row quantity="1"><sku><![CDATA[D<1>]]></sku></row>\n' +
+    '</stock>\n';
+
+  it('reads fields from child elements, attributes and CDATA, with lines, whatever the chunk size', async () => {
+    const expected = [
+      { fields: { sku: 'A & B', quantity: '5' }, line: 3 },
+      { fields: { sku: 'C', variant_sku: 'C-XL', quantity: '2' }, line: 4 },
+      { fields: { sku: 'D<1>', quantity: '1' }, line: 5 },
+    ];
+    for (const size of [1, 5, 4096])
+      expect(await all(xmlRows(chunked(XML, size))), `chunk ${size}`).toEqual(expected);
+  });
+
+  it('reports a malformed document as a fatal item with line and column', async () => {
+    const rows = await all(
+      xmlRows(chunked('<stock>\n<item><sku>A</sku></item>\n<item><sku>B</item>\n</stock>', 6)),
+    );
+    const last = rows.at(-1) as { error: string; line: number; fatal: boolean };
+    expect(last.fatal).toBe(true);
+    expect(last.line).toBe(3);
+    expect(last.error).toMatch(/^malformed XML at line 3, column \d+: /);
+  });
+});
+
+describe('CSV reader', () => {
+  it('reads quoted cells, multi-line values and short rows, with a BOM', async () => {
+    const csv = '\uFEFFsku;quantity;note\n"A;1";5;"two\nlines"\nB;3\n\n;;\nC;4;x\n';
+    const rows = await all(csvRows(chunked(csv, 3), { delimiter: ';' }));
+    expect(rows.map((r) => ('fields' in r ? r.fields : r))).toEqual([
+      { sku: 'A;1', quantity: '5', note: 'two\nlines' },
+      { sku: 'B', quantity: '3', note: '' },
+      { sku: 'C', quantity: '4', note: 'x' },
+    ]);
+    expect(rows.map((r) => r.line)).toEqual([3, 4, 7]);
+  });
+
+  it('ends with a fatal item on an unclosed quote', async () => {
+    const rows = await all(csvRows(chunked('sku,quantity\nA,1\n"B,2\n', 4), { delimiter: ',' }));
+    expect(rows[0]).toEqual({ fields: { sku: 'A', quantity: '1' }, line: 2 });
+    expect(rows.at(-1)).toMatchObject({ fatal: true });
+    expect((rows.at(-1) as { error: string }).error).toMatch(/^malformed CSV: /);
+  });
+});
