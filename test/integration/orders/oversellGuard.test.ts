@@ -1,0 +1,88 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
+import { runFeedback } from '../../../src/sync/feedback.js';
+import { runOrders } from '../../../src/sync/orders.js';
+import { createOrderReservations } from '../../../src/sync/reservations.js';
+import { runStock } from '../../../src/sync/stock.js';
+import type { SyncContext } from '../../../src/sync/types.js';
+import { createPlatformOrder, sellableSku } from './orderChecks.js';
+import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+
+const RUN = { full: false, dryRun: false };
+let world: OrderWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** The real file adapter, with `afterRead` run once the stock file has been read to its end. */
+function readThen(erp: ErpAdapter, afterRead: () => Promise<void>): ErpAdapter {
+  return new Proxy(erp, {
+    get(target, property) {
+      if (property === 'stock') {
+        return async function* () {
+          yield* target.stock();
+          await afterRead();
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+async function platformStock(world: OrderWorld, sku: string): Promise<number> {
+  const found = await world.api.products.list({ search: sku });
+  return found.data.find((p) => p.sku === sku)!.stock_quantity ?? NaN;
+}
+
+function guarded(ctx: SyncContext): SyncContext {
+  return { ...ctx, reservations: createOrderReservations(ctx) };
+}
+
+describe('oversell guard', () => {
+  for (const enabled of [true, false]) {
+    it(`${enabled ? 'keeps' : 'without the guard, gives back'} the units of an order placed between the ERP read and the stock push`, async () => {
+      world = await startOrderWorld({
+        config: { orders: { oversellGuard: { enabled, windowMinutes: 30 } } },
+      });
+      const sku = await sellableSku(world.api, 10);
+      const erpDir = join(world.dir, 'erp');
+      await mkdir(erpDir, { recursive: true });
+      await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
+      await runOrders(world.context(), RUN); // the ERP has every earlier order
+
+      const ctx = guarded(world.context());
+      const api = world.api;
+      ctx.erp = readThen(ctx.erp, async () => {
+        await createPlatformOrder(api, sku, 3); // the platform decrements to 7
+      });
+      const run = await runStock(ctx, { full: true, dryRun: false });
+      expect(run.error).toBeUndefined();
+      expect(await platformStock(world, sku)).toBe(enabled ? 7 : 10);
+    });
+  }
+
+  it('holds the units until the ERP acknowledges the order, then follows the ERP', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api, 10);
+    const erpDir = join(world.dir, 'erp');
+    await mkdir(erpDir, { recursive: true });
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
+    await runOrders(world.context(), RUN);
+    const order = await createPlatformOrder(world.api, sku, 3);
+    await runOrders(world.context(), RUN); // imported, not acknowledged yet
+
+    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    expect(await platformStock(world, sku)).toBe(7);
+
+    // The ERP takes the order (its stock now says 7) and confirms it.
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
+    await writeFile(join(erpDir, 'events.csv'), `order_id,event\n${order.id},confirmed\n`);
+    await runFeedback(world.context(), RUN);
+    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    expect(await platformStock(world, sku)).toBe(7);
+  });
+});
