@@ -53,10 +53,16 @@ async function pollOrders(
   }
   // Recorded before anything is imported: a later scan can then trust a page of known orders.
   // Their lines too: the oversell guard holds the units of found-but-not-imported orders.
+  // Orders listed in a status that is not imported are decided without fetching them.
+  const importable = new Set(ctx.config.orders.importStatuses);
   ctx.store.transaction(() => {
     repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
-    for (const { order } of scan.unseen) repos.links.replaceLines(order.id, listedUnits(order));
+    for (const { order } of scan.unseen) {
+      if (importable.has(order.status)) repos.links.replaceLines(order.id, listedUnits(order));
+      else repos.seen.setOutcome(order.id, 'skipped', order.status, order.created_at);
+    }
   });
+  countExtra(summary, 'skipped', scan.unseen.filter((o) => !importable.has(o.order.status)).length);
 
   await importQueued(ctx, summary, lease);
 

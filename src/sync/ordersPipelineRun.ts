@@ -33,7 +33,12 @@ export async function runOrderPipeline(
   } catch (error) {
     summary.error = describeError(error);
     summary.fatal = isErpSyncError(error) && error.fatal;
-    ctx.logger.error({ pipeline: name, err: summary.error }, summary.fatal ? 'run stopped' : 'run failed');
+    // ERROR only when a person must act; a transient failure heals on the next run.
+    const heals = isErpSyncError(error) && error.retryable;
+    ctx.logger[heals ? 'warn' : 'error'](
+      { pipeline: name, err: summary.error },
+      summary.fatal ? 'run stopped' : heals ? 'run interrupted, redone next run' : 'run failed',
+    );
   } finally {
     summary.requests = ctx.requests.total - before.total;
     summary.writeRequests = ctx.requests.writes - before.writes;
