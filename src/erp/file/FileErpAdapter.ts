@@ -16,7 +16,7 @@ import type { InputKind } from './columns.js';
 import { locateInput } from './locateInput.js';
 import { readInput } from './openInput.js';
 import { FileOrderExchange } from './orders/FileOrderExchange.js';
-import { toErpRows } from './toErpRows.js';
+import { toErpRows, type OpenedInput } from './toErpRows.js';
 import { waitUntilStable } from './waitUntilStable.js';
 
 /** What was read, so that commit() archives that file and not one renamed over it since. */
@@ -58,11 +58,18 @@ export class FileErpAdapter implements ErpAdapter {
     return this.#rows<ProductRecord>('products');
   }
 
-  async *#rows<T>(kind: InputKind): AsyncIterable<ErpRow<T>> {
+  #rows<T>(kind: InputKind): AsyncIterable<ErpRow<T>> {
+    return toErpRows<T>(kind, () => this.#open(kind), {
+      decimalComma: this.config.decimalComma,
+      columns: this.config.columns,
+    });
+  }
+
+  async #open(kind: InputKind): Promise<OpenedInput | undefined> {
     const input = await locateInput(this.config.path, kind);
     if (!input) {
       this.logger.debug({ kind, dir: this.config.path }, 'no input file: nothing to read');
-      return;
+      return undefined;
     }
     if (input.ignored.length) {
       this.logger.warn(
@@ -83,12 +90,7 @@ export class FileErpAdapter implements ErpAdapter {
         mtimeMs: stats.mtimeMs,
         size: stats.size,
       });
-    const items = readInput(input, { delimiter: this.config.delimiter }, remember);
-    yield* toErpRows<T>(kind, items, {
-      file: input.name,
-      decimalComma: this.config.decimalComma,
-      columns: this.config.columns,
-    });
+    return { file: input.name, batches: readInput(input, { delimiter: this.config.delimiter }, remember) };
   }
 
   /** After a successful run: moves the file read into DIR/archive/ when `archive` is on. */

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { detectDelimiter, csvRows } from './readers/csvRows.js';
 import { jsonRows } from './readers/jsonRows.js';
 import { ndjsonRows } from './readers/ndjsonRows.js';
-import { isRawError, type OpenStream, type RawItem } from './readers/RawItem.js';
+import { isRawError, type OpenStream, type RawBatches } from './readers/RawItem.js';
 import { xmlRows } from './readers/xmlRows.js';
 import type { InputFile } from './locateInput.js';
 
@@ -28,7 +28,7 @@ export async function* readInput(
   input: InputFile,
   options: ReadOptions,
   onOpen: (stats: Stats) => void,
-): AsyncIterable<RawItem> {
+): RawBatches {
   const fd = await openAsync(input.path, 'r');
   const streams: ReadStream[] = [];
   try {
@@ -64,10 +64,11 @@ export async function* readInput(
   }
 }
 
-async function* validatedFirst(read: () => AsyncIterable<RawItem>): AsyncIterable<RawItem> {
-  for await (const item of read()) {
-    if (isRawError(item) && item.fatal) {
-      yield item;
+async function* validatedFirst(read: () => RawBatches): RawBatches {
+  for await (const batch of read()) {
+    const fatal = batch.find((item) => isRawError(item) && item.fatal);
+    if (fatal) {
+      yield [fatal];
       return;
     }
   }

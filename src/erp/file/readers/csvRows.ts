@@ -1,10 +1,10 @@
 import { parse } from 'csv-parse';
 import { drainStream } from './drainStream.js';
-import type { OpenStream, RawItem } from './RawItem.js';
+import type { OpenStream, RawBatches, RawItem } from './RawItem.js';
 
 interface CsvRecord {
   record: string[];
-  info: { lines: number };
+  raw: string;
 }
 
 export interface CsvOptions {
@@ -15,35 +15,44 @@ export interface CsvOptions {
  * Streams CSV rows as header -> value objects. The first non-empty line is the header. A row with
  * fewer cells than the header leaves the rest empty; a quoting error ends the file with a fatal item.
  */
-export async function* csvRows(open: OpenStream, options: CsvOptions): AsyncIterable<RawItem> {
+export async function* csvRows(open: OpenStream, options: CsvOptions): RawBatches {
   const source = open();
   const parser = source.pipe(
     parse({
       delimiter: options.delimiter,
       bom: true,
-      info: true,
+      // `raw` (to count lines) costs far less than `info`, which made reading three times slower.
+      raw: true,
+      record_delimiter: ['\r\n', '\n', '\r'],
       relax_column_count: true,
-      skip_empty_lines: true,
       trim: true,
     }),
   );
   let header: string[] | undefined;
+  let nextLine = 1;
   try {
-    for await (const { record, info } of drainStream<CsvRecord>(parser)) {
-      if (!header) {
-        header = record;
-        continue;
+    for await (const records of drainStream<CsvRecord>(parser)) {
+      const out: RawItem[] = [];
+      for (const { record, raw } of records) {
+        const line = nextLine;
+        nextLine += countLineBreaks(raw);
+        if (record.every((cell) => cell === '')) continue;
+        if (!header) {
+          header = record;
+          continue;
+        }
+        const fields: Record<string, unknown> = {};
+        for (let i = 0; i < header.length; i++) {
+          const name = header[i]!;
+          if (name !== '' && !(name in fields)) fields[name] = record[i] ?? '';
+        }
+        out.push({ fields, line });
       }
-      if (record.every((cell) => cell === '')) continue;
-      const fields: Record<string, unknown> = {};
-      header.forEach((name, i) => {
-        if (name !== '' && !(name in fields)) fields[name] = record[i] ?? '';
-      });
-      yield { fields, line: info.lines };
+      if (out.length) yield out;
     }
   } catch (error) {
     const lines = (error as { lines?: number }).lines ?? 0;
-    yield { error: `malformed CSV: ${(error as Error).message}`, line: lines, fatal: true };
+    yield [{ error: `malformed CSV: ${(error as Error).message}`, line: lines, fatal: true }];
   } finally {
     source.destroy();
   }
@@ -61,4 +70,12 @@ export function detectDelimiter(headLine: string): ',' | ';' {
     else if (!quoted && (ch === '\n' || ch === '\r')) break;
   }
   return semicolons > commas ? ';' : ',';
+}
+
+function countLineBreaks(raw: string): number {
+  let count = 0;
+  for (let at = raw.indexOf('\n'); at !== -1; at = raw.indexOf('\n', at + 1)) count++;
+  // A lone CR ends a line too (old Mac exports); CRLF was counted once by its LF.
+  if (raw.endsWith('\r')) count++;
+  return count;
 }

@@ -3,11 +3,11 @@ import type { Readable } from 'node:stream';
 const HIGH_WATER = 1_000;
 
 /**
- * Like iterating a stream with for-await, except that everything the stream emitted before an
+ * Like iterating a stream with for-await (in batches of what arrived meanwhile), except that everything the stream emitted before an
  * error is delivered before the error is thrown (the built-in iterator drops buffered items).
  * Backpressure: the stream is paused while HIGH_WATER items wait.
  */
-export async function* drainStream<T>(stream: Readable): AsyncIterable<T> {
+export async function* drainStream<T>(stream: Readable): AsyncIterable<T[]> {
   const queue: T[] = [];
   let failure: { error: unknown } | undefined;
   let ended = false;
@@ -35,7 +35,7 @@ export async function* drainStream<T>(stream: Readable): AsyncIterable<T> {
       if (queue.length) {
         const batch = queue.splice(0);
         if (!failure && !ended) stream.resume();
-        yield* batch;
+        yield batch;
         continue;
       }
       if (failure) throw failure.error;

@@ -1,12 +1,12 @@
 import { ndjsonRows } from './ndjsonRows.js';
-import { BOM, type OpenStream, type RawItem } from './RawItem.js';
+import { BOM, type OpenStream, type RawBatches, type RawItem } from './RawItem.js';
 
 /**
  * A JSON file: an array of objects, streamed element by element (the array is never held in
  * memory), or one object per line (NDJSON) when the file starts with `{`. Any structural error
  * in an array is fatal: the whole file is one reject naming line and column.
  */
-export async function* jsonRows(open: OpenStream): AsyncIterable<RawItem> {
+export async function* jsonRows(open: OpenStream): RawBatches {
   const scanner = new JsonArrayScanner();
   const stream = open();
   stream.setEncoding('utf8');
@@ -28,13 +28,14 @@ export async function* jsonRows(open: OpenStream): AsyncIterable<RawItem> {
         }
       }
       const items = scanner.push(chunk);
-      yield* items;
-      if (items.some((item) => 'error' in item)) return;
+      if (items.length) yield items;
+      if (scanner.failed) return;
     }
   } finally {
     stream.destroy();
   }
-  yield* scanner.end();
+  const last = scanner.end();
+  if (last.length) yield last;
 }
 
 const enum State {
@@ -57,6 +58,10 @@ class JsonArrayScanner {
   #parts: string[] = [];
   #elementLine = 0;
   #failed = false;
+
+  get failed(): boolean {
+    return this.#failed;
+  }
 
   push(chunk: string): RawItem[] {
     const out: RawItem[] = [];

@@ -1,25 +1,40 @@
-import { createInterface } from 'node:readline';
-import { BOM, type OpenStream, type RawItem } from './RawItem.js';
+import { BOM, type OpenStream, type RawBatches, type RawItem } from './RawItem.js';
 
 /** One JSON object per line; a line that is not one is a reject of that line only. */
-export async function* ndjsonRows(open: OpenStream, firstLine = 1): AsyncIterable<RawItem> {
-  const lines = createInterface({ input: open(), crlfDelay: Infinity });
-  let line = firstLine - 1;
-  for await (let text of lines) {
-    line++;
-    if (line === 1 && text.startsWith(BOM)) text = text.slice(1);
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      yield { error: `malformed JSON: ${(error as Error).message}`, line, fatal: false };
-      continue;
+export async function* ndjsonRows(open: OpenStream): RawBatches {
+  const stream = open();
+  stream.setEncoding('utf8');
+  let line = 0;
+  let rest = '';
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop()!;
+      const out: RawItem[] = [];
+      for (const text of lines) parseLine(text, ++line, out);
+      if (out.length) yield out;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { error: 'malformed JSON: the line is not an object', line, fatal: false };
-      continue;
-    }
-    yield { fields: value as Record<string, unknown>, line };
+    const out: RawItem[] = [];
+    if (rest !== '') parseLine(rest, ++line, out);
+    if (out.length) yield out;
+  } finally {
+    stream.destroy();
   }
+}
+
+function parseLine(raw: string, line: number, out: RawItem[]): void {
+  const text = line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
+  if (text.trim() === '') return;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    out.push({ error: `malformed JSON: ${(error as Error).message}`, line, fatal: false });
+    return;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    out.push({ error: 'malformed JSON: the line is not an object', line, fatal: false });
+    return;
+  }
+  out.push({ fields: value as Record<string, unknown>, line });
 }

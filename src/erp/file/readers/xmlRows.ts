@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { BOM, type OpenStream, type RawItem, type RawRow } from './RawItem.js';
+import { BOM, type OpenStream, type RawBatches, type RawItem, type RawRow } from './RawItem.js';
 
 /**
  * Streams an XML file shaped as a root element holding one element per row, whose fields are
@@ -13,7 +13,7 @@ import { BOM, type OpenStream, type RawItem, type RawRow } from './RawItem.js';
  * Child elements win over attributes of the same name; deeper elements add their text to the field.
  * A well-formedness error is fatal: the whole file is one reject naming line and column.
  */
-export async function* xmlRows(open: OpenStream): AsyncIterable<RawItem> {
+export async function* xmlRows(open: OpenStream): RawBatches {
   const parser = new SaxesParser({ position: true });
   const ready: RawItem[] = [];
   let depth = 0;
@@ -54,18 +54,19 @@ export async function* xmlRows(open: OpenStream): AsyncIterable<RawItem> {
       if (first && chunk.startsWith(BOM)) chunk = chunk.slice(1);
       first = false;
       parser.write(chunk);
-      yield* ready.splice(0);
+      if (ready.length) yield ready.splice(0);
     }
     parser.close();
-    yield* ready.splice(0);
+    if (ready.length) yield ready.splice(0);
   } catch (error) {
-    yield* ready.splice(0);
-    yield {
+    const failed: RawItem[] = ready.splice(0);
+    failed.push({
       error: `malformed XML at line ${parser.line}, column ${parser.column + 1}: ${stripPosition((error as Error).message)}`,
       line: parser.line,
       column: parser.column + 1,
       fatal: true,
-    };
+    });
+    yield failed;
   } finally {
     stream.destroy();
   }

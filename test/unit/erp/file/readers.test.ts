@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { csvRows } from '../../../../src/erp/file/readers/csvRows.js';
 import { jsonRows } from '../../../../src/erp/file/readers/jsonRows.js';
 import { ndjsonRows } from '../../../../src/erp/file/readers/ndjsonRows.js';
-import type { RawItem } from '../../../../src/erp/file/readers/RawItem.js';
+import type { RawBatches, RawItem } from '../../../../src/erp/file/readers/RawItem.js';
 import { xmlRows } from '../../../../src/erp/file/readers/xmlRows.js';
 
 /** A stream factory that hands the text over in chunks of `size` bytes (cutting through anything). */
@@ -16,9 +16,9 @@ function chunked(text: string, size: number) {
   };
 }
 
-async function all(items: AsyncIterable<RawItem>): Promise<RawItem[]> {
+async function all(batches: RawBatches): Promise<RawItem[]> {
   const out: RawItem[] = [];
-  for await (const item of items) out.push(item);
+  for await (const batch of batches) out.push(...batch);
   return out;
 }
 
@@ -120,7 +120,7 @@ describe('CSV reader', () => {
       { sku: 'B', quantity: '3', note: '' },
       { sku: 'C', quantity: '4', note: 'x' },
     ]);
-    expect(rows.map((r) => r.line)).toEqual([3, 4, 7]);
+    expect(rows.map((r) => r.line)).toEqual([2, 4, 7]);
   });
 
   it('ends with a fatal item on an unclosed quote', async () => {
