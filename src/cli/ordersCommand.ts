@@ -1,10 +1,35 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openStore } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runOrders } from '../sync/orders.js';
 import { formatSummaryTable } from '../sync/summary.js';
+
+/** `links --orders` and `orders links`: platform order id, ERP reference, state, times. */
+export function formatOrderLinks(store: Store, options: { json: boolean; limit: number }): string {
+  const links = store.orders.links.list(options.limit);
+  if (options.json) return `${JSON.stringify(links, null, 2)}\n`;
+  if (links.length === 0) return 'no order links\n';
+  const rows = links.map((l) => [
+    String(l.platformOrderId),
+    l.erpRef,
+    `${l.status}/${l.paymentStatus}${l.pendingChange ? ' (change pending)' : ''}`,
+    l.acknowledgedAt ? 'acknowledged' : 'not acknowledged',
+    l.importedAt,
+    l.updatedAt,
+  ]);
+  const header = ['order', 'erp ref', 'state', 'erp', 'imported', 'updated'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const total = store.orders.links.count();
+  const more = total > links.length ? `\n(${links.length} of ${total}; --limit N for more)` : '';
+  return `${[line(header), ...rows.map(line)].join('\n')}${more}\n`;
+}
 
 export function registerOrdersCommand(program: Command): void {
   const orders = program.command('orders').description('platform orders the ERP has not taken yet');
@@ -31,6 +56,23 @@ export function registerOrdersCommand(program: Command): void {
             `#${p.platformOrderId} (${p.number ?? '?'})  attempts ${p.attempts}  since ${p.firstParkedAt}  next ${p.nextAttemptAt}\n    ${p.reason}\n`,
           );
         }
+      } finally {
+        store.close();
+      }
+    });
+
+  orders
+    .command('links')
+    .description('platform order id <-> ERP reference, with state and times (same as links --orders)')
+    .option('--json', 'print as JSON', false)
+    .option('--limit <n>', 'newest N links', '100')
+    .action((flags: { json: boolean; limit: string }, command: Command) => {
+      const config = loadConfig({ file: command.optsWithGlobals<{ config?: string }>().config });
+      const store = openStore(config.store.path);
+      try {
+        process.stdout.write(
+          formatOrderLinks(store, { json: flags.json, limit: Number(flags.limit) || 100 }),
+        );
       } finally {
         store.close();
       }

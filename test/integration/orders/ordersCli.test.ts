@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('erp-sync orders and status commands', () => {
-  it('lists a parked order with its reason, shows it in status without the API key, and retries it once fixed', async () => {
+  it('lists a parked order with its reason, shows it in status without the API key, retries it once fixed, and links it', async () => {
     world = await startOrderWorld({ config: { erp: { type: 'file', outbox: { requireKnownSkus: true } } } });
     const erpDir = join(world.dir, 'erp');
     await mkdir(erpDir, { recursive: true });
@@ -50,5 +50,10 @@ describe('erp-sync orders and status commands', () => {
       platformOrderId: number;
     }[];
     expect(after.map((p) => p.platformOrderId)).not.toContain(order.id);
+    const links = JSON.parse((await cli(world, 'orders', 'links', '--json')).stdout) as {
+      platformOrderId: number;
+      erpRef: string;
+    }[];
+    expect(links.find((l) => l.platformOrderId === order.id)?.erpRef).toBe(`${order.id}.json`);
   }, 60_000);
 });
