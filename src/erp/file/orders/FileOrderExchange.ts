@@ -11,7 +11,7 @@ import type {
 } from '../../../domain/orders.js';
 import type { Logger } from '../../../logger.js';
 import type { Checkpointed, ImportResult } from '../../ErpAdapter.js';
-import { readKnownSkus } from './knownSkus.js';
+import { knownSkusSignature, readKnownSkus } from './knownSkus.js';
 import { orderExchangePaths, type OrderExchangePaths } from './orderExchangePaths.js';
 import { OrderOutbox } from './OrderOutbox.js';
 import { readEventsFile } from './readEventsFile.js';
@@ -26,6 +26,8 @@ export class FileOrderExchange {
   readonly #outbox: OrderOutbox;
   /** Inbox file of each ERP order read in this process, so that it can be moved once created. */
   readonly #inboxFiles = new Map<string, string>();
+  /** The ERP's SKU list, read again only when its files change (a poll imports many orders at once). */
+  #knownSkus: { signature: string; skus: Promise<Set<string> | null> } | null = null;
 
   constructor(
     readonly config: FileErpConfig,
@@ -77,7 +79,11 @@ export class FileOrderExchange {
   }
 
   async #checkSkus(order: PlatformOrder): Promise<void> {
-    const known = await readKnownSkus(this.paths.root);
+    const signature = await knownSkusSignature(this.paths.root);
+    if (this.#knownSkus?.signature !== signature) {
+      this.#knownSkus = { signature, skus: readKnownSkus(this.paths.root) };
+    }
+    const known = await this.#knownSkus.skus;
     if (!known) return;
     const unknown = order.items
       .filter((line) => !line.sku || !known.has(line.sku))

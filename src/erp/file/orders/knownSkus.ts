@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { fileExists } from './atomicFile.js';
@@ -23,6 +23,16 @@ export async function readKnownSkus(root: string): Promise<Set<string> | null> {
     }
   }
   return found ? skus : null;
+}
+
+/** Changes whenever one of the files readKnownSkus reads changes (size or modification time). */
+export async function knownSkusSignature(root: string): Promise<string> {
+  const parts: string[] = [];
+  for (const name of ['stock.csv', 'stock.json', 'products.csv', 'products.json']) {
+    const info = await stat(join(root, name)).catch(() => null);
+    parts.push(info ? `${info.size}:${info.mtimeMs}` : '-');
+  }
+  return parts.join('|');
 }
 
 function add(skus: Set<string>, record: Record<string, unknown>): void {
