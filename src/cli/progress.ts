@@ -47,6 +47,8 @@ function barReporter(options: ProgressOptions): ProgressReporter {
             hideCursor: true,
             clearOnComplete: false,
             fps: 5,
+            // We only draw when the caller said it is a terminal; do not second-guess the stream.
+            noTTYOutput: true,
           },
           cliProgress.Presets.shades_classic,
         );

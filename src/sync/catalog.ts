@@ -88,7 +88,11 @@ export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise
   } catch (error) {
     summary.error = describeError(error);
     summary.fatal = isErpSyncError(error) && error.fatal;
-    log.error({ err: summary.error }, summary.fatal ? 'run stopped' : 'run failed');
+    // Our own error classes carry a clear message; anything else is a bug: keep its stack.
+    log.error(
+      { err: isErpSyncError(error) ? summary.error : error },
+      summary.fatal ? 'run stopped' : 'run failed',
+    );
   } finally {
     summary.requests = ctx.requests.total - requestsBefore.total;
     summary.writeRequests = ctx.requests.writes - requestsBefore.writes;
