@@ -51,6 +51,24 @@ describe('stock pipeline under overlap and crashes', () => {
     expect(harness.writes()).toEqual([]);
   });
 
+  it('does not send a value over one a later scan already had confirmed (generation guard)', async () => {
+    harness = await createHarness({ extraProducts: 3 });
+    harness.writeStock(rows(3, 5));
+    const ctx = harness.context();
+    // As if a later, overlapping scan had confirmed 9 for SKU 2 (the lease normally prevents this).
+    ctx.store.fingerprints.putMany('stock', [{ key: bulkSku(2), hash: 'q=9', generation: 1_000_000 }]);
+    const summary = await runStock(ctx, RUN);
+    expect(summary.extra.superseded).toBe(1);
+    const bodies = harness.writes().map((entry) => (entry.body as { items: unknown[] }).items);
+    expect(bodies).toEqual([
+      [
+        { sku: bulkSku(1), quantity: 5 },
+        { sku: bulkSku(3), quantity: 5 },
+      ],
+    ]);
+    expect(ctx.store.fingerprints.getMany('stock', [bulkSku(2)]).get(bulkSku(2))?.hash).toBe('q=9');
+  });
+
   it('converges after the process is killed in the middle of a run', async () => {
     harness = await createHarness({ extraProducts: 1000, sync: { batchSize: 50, concurrency: 2 } });
     harness.writeStock(rows(1000, 21));
