@@ -84,7 +84,6 @@ export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise
     // Acknowledge before forgetting: the cursor moves only after every page was handled.
     const next = tracker.next(previous, scanStartedAt);
     if (!options.dryRun && next && next !== previous) store.cursors.set(CATALOG_CURSOR, next);
-    summary.extra.cursor = next ? Date.parse(next) / 1000 : 0;
   } catch (error) {
     summary.error = describeError(error);
     summary.fatal = isErpSyncError(error) && error.fatal;

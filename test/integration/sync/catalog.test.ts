@@ -62,6 +62,34 @@ describe('catalog pipeline against the sandbox', () => {
     expect(harness.writes()).toEqual([]);
   });
 
+  it('sets variant prices by variant SKU and sees them as our own on the next catalog scan', async () => {
+    harness = await createHarness({ seed: 'demo' });
+    const ctx = harness.context();
+    await runCatalog(ctx, RUN);
+    const variantKeys = [...(await harness.platform(ctx)).keys()]
+      .filter((key) => key.includes('/'))
+      .slice(0, 6);
+    harness.writePrices(
+      variantKeys.map((key, i) => {
+        const [sku, variant] = key.split('/');
+        return { sku: sku!, variant_sku: variant!, price: 100 + i, sale_price: 90 + i };
+      }),
+    );
+    const prices = await runPrices(harness.context(), RUN);
+    expect(prices).toMatchObject({ sent: 6, applied: 6, rejected: 0 });
+    const platform = await harness.platform(ctx);
+    variantKeys.forEach((key, i) =>
+      expect(platform.get(key)).toMatchObject({ price: 100 + i, salePrice: 90 + i }),
+    );
+
+    const catalog = await runCatalog(harness.context(), RUN);
+    expect(catalog.applied).toBeGreaterThan(0);
+    expect(catalog.extra.changedOnPlatform).toBe(0);
+    harness.sandbox.requestLog.clear();
+    await runPrices(harness.context(), RUN);
+    expect(harness.writes()).toEqual([]);
+  });
+
   it('re-asserts the ERP value after a change made on the platform, and only that one', async () => {
     harness = await createHarness({
       extraProducts: 10,
