@@ -12,6 +12,7 @@ import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../doma
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import { archiveFile } from './archiveFile.js';
+import { asAccessError, isMissing } from './FileErpError.js';
 import type { InputKind } from './columns.js';
 import { locateInput } from './locateInput.js';
 import { readInput } from './openInput.js';
@@ -77,10 +78,18 @@ export class FileErpAdapter implements ErpAdapter {
         `several ${kind} files: using ${input.name}`,
       );
     }
-    await waitUntilStable(input.path, {
-      stableMs: this.config.stableMs,
-      timeoutMs: this.config.stableTimeoutMs,
-    });
+    try {
+      await waitUntilStable(input.path, {
+        stableMs: this.config.stableMs,
+        timeoutMs: this.config.stableTimeoutMs,
+      });
+    } catch (error) {
+      if (isMissing(error)) {
+        this.logger.info({ file: input.name }, 'input file gone before it could be read: nothing to read');
+        return undefined;
+      }
+      throw asAccessError(error, input.path);
+    }
     const remember = (stats: Stats) =>
       this.#read.set(kind, {
         path: input.path,

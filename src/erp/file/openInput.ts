@@ -6,6 +6,7 @@ import { jsonRows } from './readers/jsonRows.js';
 import { ndjsonRows } from './readers/ndjsonRows.js';
 import { isRawError, type OpenStream, type RawBatches } from './readers/RawItem.js';
 import { xmlRows } from './readers/xmlRows.js';
+import { asAccessError, isMissing } from './FileErpError.js';
 import type { InputFile } from './locateInput.js';
 
 const openAsync = promisify(open);
@@ -29,7 +30,13 @@ export async function* readInput(
   options: ReadOptions,
   onOpen: (stats: Stats) => void,
 ): RawBatches {
-  const fd = await openAsync(input.path, 'r');
+  let fd: number;
+  try {
+    fd = await openAsync(input.path, 'r');
+  } catch (error) {
+    if (isMissing(error)) return; // moved away since it was found: nothing to read this time
+    throw asAccessError(error, input.path);
+  }
   const streams: ReadStream[] = [];
   try {
     onOpen(await fstatAsync(fd));
@@ -40,22 +47,26 @@ export async function* readInput(
       streams.push(stream);
       return stream;
     };
-    switch (input.format) {
-      case 'csv': {
-        const delimiter =
-          options.delimiter === 'auto' ? detectDelimiter(await headText(fd)) : options.delimiter;
-        yield* csvRows(openStream, { delimiter });
-        break;
+    try {
+      switch (input.format) {
+        case 'csv': {
+          const delimiter =
+            options.delimiter === 'auto' ? detectDelimiter(await headText(fd)) : options.delimiter;
+          yield* csvRows(openStream, { delimiter });
+          break;
+        }
+        case 'ndjson':
+          yield* ndjsonRows(openStream);
+          break;
+        case 'json':
+          yield* validatedFirst(() => jsonRows(openStream));
+          break;
+        case 'xml':
+          yield* validatedFirst(() => xmlRows(openStream));
+          break;
       }
-      case 'ndjson':
-        yield* ndjsonRows(openStream);
-        break;
-      case 'json':
-        yield* validatedFirst(() => jsonRows(openStream));
-        break;
-      case 'xml':
-        yield* validatedFirst(() => xmlRows(openStream));
-        break;
+    } catch (error) {
+      throw asAccessError(error, input.path);
     }
   } finally {
     // A read still in flight on a closed (and maybe reused) descriptor would read another file.

@@ -1,6 +1,7 @@
 import {
   appendFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   renameSync,
@@ -14,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FileErpConfig } from '../../../src/config.js';
 import type { ErpRow } from '../../../src/domain/records.js';
 import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
-import { FileNotReadyError } from '../../../src/erp/file/FileErpError.js';
+import { FileAccessError, FileNotReadyError } from '../../../src/erp/file/FileErpError.js';
 import { silentLogger } from '../../../src/logger.js';
 import { fileConfig } from './writeDropFolder.js';
 
@@ -139,6 +140,15 @@ describe('file adapter input formats', () => {
     expect(check.ok).toBe(false);
     expect(check.details).toMatch(/cannot read the ERP drop folder/);
     await expect(collect(erp.stock())).rejects.toMatchObject({ code: 'erp_unavailable' });
+  });
+  it('reports a file that cannot be read as an ERP error, not as malformed data', async () => {
+    for (const name of ['stock.csv', 'stock.xml']) {
+      const dir = dropFolder();
+      mkdirSync(join(dir, name));
+      const error = await collect(adapter(dir).stock()).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(FileAccessError);
+      expect(error).toMatchObject({ code: 'erp_unavailable', retryable: true });
+    }
   });
 });
 

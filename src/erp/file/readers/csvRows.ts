@@ -51,6 +51,8 @@ export async function* csvRows(open: OpenStream, options: CsvOptions): RawBatche
       if (out.length) yield out;
     }
   } catch (error) {
+    // Only the parser's own errors mean a malformed file; a read error is not the data's fault.
+    if (!String((error as { code?: unknown }).code ?? '').startsWith('CSV_')) throw error;
     const lines = (error as { lines?: number }).lines ?? 0;
     yield [{ error: `malformed CSV: ${(error as Error).message}`, line: lines, fatal: true }];
   } finally {

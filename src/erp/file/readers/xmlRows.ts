@@ -49,24 +49,33 @@ export async function* xmlRows(open: OpenStream): RawBatches {
   const stream = open();
   stream.setEncoding('utf8');
   let first = true;
+  // Only what the parser throws means a malformed document; a read error propagates as it is.
+  const feed = (chunk: string | null): RawItem[] => {
+    try {
+      if (chunk === null) parser.close();
+      else parser.write(chunk);
+      return ready.splice(0);
+    } catch (error) {
+      const failed = ready.splice(0);
+      failed.push({
+        error: `malformed XML at line ${parser.line}, column ${parser.column + 1}: ${stripPosition((error as Error).message)}`,
+        line: parser.line,
+        column: parser.column + 1,
+        fatal: true,
+      });
+      return failed;
+    }
+  };
   try {
     for await (let chunk of stream as AsyncIterable<string>) {
       if (first && chunk.startsWith(BOM)) chunk = chunk.slice(1);
       first = false;
-      parser.write(chunk);
-      if (ready.length) yield ready.splice(0);
+      const items = feed(chunk);
+      if (items.length) yield items;
+      if (items.some((item) => 'fatal' in item)) return;
     }
-    parser.close();
-    if (ready.length) yield ready.splice(0);
-  } catch (error) {
-    const failed: RawItem[] = ready.splice(0);
-    failed.push({
-      error: `malformed XML at line ${parser.line}, column ${parser.column + 1}: ${stripPosition((error as Error).message)}`,
-      line: parser.line,
-      column: parser.column + 1,
-      fatal: true,
-    });
-    yield failed;
+    const items = feed(null);
+    if (items.length) yield items;
   } finally {
     stream.destroy();
   }
