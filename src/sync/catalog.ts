@@ -142,9 +142,9 @@ function handlePage(
       const fingerprint = fingerprints[pipeline].get(item.key);
       if (!fingerprint) continue;
       if (fingerprint.missing) appeared[pipeline].push(item.key);
-      else if (fingerprint.hash === '') continue;
-      // A refused value is retried once the product changed on the platform (it may accept it now).
-      else if (isRefusedFingerprint(fingerprint.hash)) changed[pipeline].push(item.key);
+      // A refused value waits for a new ERP value or --full: our own pushes of the product's other
+      // items move its updated_at too, and retrying on every move would loop.
+      else if (fingerprint.hash === '' || isRefusedFingerprint(fingerprint.hash)) continue;
       else if (pipeline === 'stock') {
         if (item.stock !== undefined && !stockMatches(fingerprint.hash, item.stock))
           changed.stock.push(item.key);
