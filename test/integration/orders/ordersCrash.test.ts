@@ -14,28 +14,40 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** Runs `erp-sync run-once --only orders` in a child process; kills it with SIGKILL after `killAfterMs` if given. */
+/**
+ * Runs `erp-sync run-once --only orders` in a child process. `kill`, checked every 25 ms, says
+ * when to SIGKILL it (at a random time, or once it has written a random number of orders).
+ */
 function runChild(
   configPath: string,
-  killAfterMs?: number,
+  kill?: (elapsedMs: number) => Promise<boolean>,
 ): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CLI, 'run-once', '--only', 'orders', '--config', configPath],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
+      { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let checking = false;
     const timer =
-      killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      kill &&
+      setInterval(() => {
+        if (checking) return;
+        checking = true;
+        void kill(Date.now() - started)
+          .then((now) => {
+            if (now) child.kill('SIGKILL');
+          })
+          .finally(() => (checking = false));
+      }, 25);
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
+      if (timer) clearInterval(timer);
       // Exit 1: the run ended with an error (e.g. retries spent under faults); the next run redoes it.
-      const acceptable = signal === 'SIGKILL' || code === 0 || (code === 1 && killAfterMs !== undefined);
+      const acceptable = signal === 'SIGKILL' || code === 0 || (code === 1 && kill !== undefined);
       if (!acceptable) reject(new Error(`child failed (${code ?? signal}): ${stderr}`));
       else resolve({ killed: signal === 'SIGKILL', code });
     });
@@ -63,14 +75,21 @@ describe('orders import killed at random points', () => {
     it(`ends with every order in the outbox exactly once and the store consistent (${faults ? 'with 5xx and dropped connections' : 'clean network'})`, async () => {
       world = await startOrderWorld({ config: { orders: { concurrency: 4 } } });
       const sku = await sellableSku(world.api, 100_000);
-      for (let i = 0; i < 250; i++) await createPlatformOrder(world.api, sku);
+      for (let i = 0; i < 150; i++) await createPlatformOrder(world.api, sku);
       const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
       world.sandbox.setFaults(faults);
 
       let partial = 0;
       for (let round = 0; round < 8; round++) {
         const before = await checkConsistent(world);
-        const result = await runChild(world.configPath, 400 + Math.floor(Math.random() * 1400));
+        // Even rounds: killed after a random number of newly written orders (mid-import for sure);
+        // odd rounds: at a random time (start-up, scan, import or the end).
+        const erpDir = join(world!.dir, 'erp');
+        const target = before.files + 1 + Math.floor(Math.random() * 30);
+        const at = Math.floor(Math.random() * 2500);
+        const result = await runChild(world.configPath, async (elapsed) =>
+          round % 2 === 0 ? (await outboxIds(erpDir)).ids.length >= target : elapsed >= at,
+        );
         const after = await checkConsistent(world);
         if (result.killed && after.files > before.files && after.files < expected.length) partial += 1;
       }
