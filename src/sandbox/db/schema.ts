@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS products (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS products_company_sku ON products(company_id, sku);
 CREATE INDEX IF NOT EXISTS products_company_updated ON products(company_id, updated_at);
+CREATE INDEX IF NOT EXISTS products_company_id ON products(company_id, id);
 CREATE TABLE IF NOT EXISTS variants (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   product_id INTEGER NOT NULL REFERENCES products(id),
