@@ -66,6 +66,16 @@ describe('feedback from ERP events', () => {
     expect(again.history).toEqual(platform.history);
     expect(again.awb).toEqual(platform.awb);
 
+    // A run killed after its API calls but before recording them redoes the calls: same effect.
+    ctx.store.db.exec('DELETE FROM applied_events');
+    ctx.store.cursors.delete(FEEDBACK_CHECKPOINT);
+    await runFeedback(ctx, RUN);
+    const redone = await world.api.orders.get(order.id);
+    expect(redone.status).toBe('shipped');
+    expect(redone.history).toEqual(platform.history);
+    expect(redone.awb).toEqual(platform.awb);
+    expect(redone.invoice).toEqual(platform.invoice);
+
     // The statuses the ERP caused are not echoed back to it as platform-side changes.
     await runOrders(world.context(), { full: true, dryRun: false });
     await expect(readdir(join(erpDir, 'outbox', 'updates'))).rejects.toThrow();
