@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
 import { openStore, type Store } from '../store/index.js';
 import { pipelineNames } from '../sync/registry.js';
+import { storePathOf } from './ordersCommand.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
 export interface StatusReport {
@@ -115,9 +115,7 @@ export function registerStatusCommand(program: Command): void {
     .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
     .option('--json', 'print the report as JSON', false)
     .action((flags: { json: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<{ config?: string }>();
-      const config = loadConfig({ file: globals.config });
-      const store = openStore(config.store.path);
+      const store = openStore(storePathOf(command));
       try {
         const report = buildStatusReport(store);
         process.stdout.write(

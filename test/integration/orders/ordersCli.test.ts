@@ -50,7 +50,7 @@ describe('erp-sync orders and status commands', () => {
       platformOrderId: number;
     }[];
     expect(after.map((p) => p.platformOrderId)).not.toContain(order.id);
-    const links = JSON.parse((await cli(world, 'orders', 'links', '--json')).stdout) as {
+    const links = JSON.parse((await cli(world, 'links', '--orders', '--json')).stdout) as {
       platformOrderId: number;
       erpRef: string;
     }[];
