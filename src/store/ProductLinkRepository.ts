@@ -89,7 +89,10 @@ export class ProductLinkRepository {
     return out;
   }
 
-  /** Every link, streamed from the database in SKU order. */
+  /**
+   * Every link, streamed from the database in SKU order. better-sqlite3 refuses writes on this
+   * connection while the iteration is open: finish (or collect) before writing.
+   */
   *all(): IterableIterator<ProductLink> {
     for (const row of this.#all.iterate()) yield toLink(row);
   }
