@@ -240,6 +240,15 @@ export function describeErpAdapterContract(name: string, factory: AdapterFactory
       });
     });
 
+    it('accepts a commit after a complete read and reads the same rows afterwards', async () => {
+      await withAdapter(CONTRACT_DATASET, async ({ adapter }) => {
+        const before = await collect(adapter.prices());
+        await expect(adapter.commit('prices')).resolves.toBeUndefined();
+        await expect(adapter.commit('prices')).resolves.toBeUndefined();
+        expect(await collect(adapter.prices())).toEqual(before);
+      });
+    });
+
     it('passes its own check over a prepared source', async () => {
       await withAdapter(CONTRACT_DATASET, async ({ adapter }) => {
         const check = await adapter.check();
