@@ -70,7 +70,7 @@ export class Router {
 
   private add(method: Method, path: string, handler: RouteHandler): void {
     const url = `${API_BASE}${path}`;
-    const source = `^${url.replace(/:[a-z_]+/g, '[^/]+')}/?$`;
+    const source = `^${url.replace(/:[a-z_]+/g, '[^/]+')}$`;
     let entry = this.known.find((k) => k.regex.source === new RegExp(source).source);
     if (!entry) {
       entry = { regex: new RegExp(source), methods: new Set() };
