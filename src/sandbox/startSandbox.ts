@@ -58,7 +58,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ordersOrder: options.ordersOrder ?? 'desc',
   });
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 0 });
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    await app.close();
+    await log.close();
+    db.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const urlHost = host.includes(':') ? `[${host}]` : host;

@@ -5,7 +5,13 @@ import { Fields, Issues, type Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
 import { slugify } from '../seed/catalog.js';
 import { checkProductReferences, readProductInput, skuTaken } from './productInput.js';
-import { productById, syncVariableStock, variantsOf, type ProductRow } from './productRepo.js';
+import {
+  forgetProductCount,
+  productById,
+  syncVariableStock,
+  variantsOf,
+  type ProductRow,
+} from './productRepo.js';
 
 const DEFAULTS: Record<string, unknown> = {
   status: 'draft',
@@ -57,6 +63,7 @@ export function createProduct(db: Db, companyId: number, body: Obj): ProductRow 
     updated_at: now,
   };
   const names = Object.keys(values);
+  forgetProductCount(db, companyId);
   const id = Number(
     stmt(
       db,

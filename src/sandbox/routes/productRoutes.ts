@@ -1,3 +1,4 @@
+import type { Db } from '../db/openDatabase.js';
 import { stmt } from '../db/statements.js';
 import { notFound } from '../http/apiError.js';
 import { bodyObject } from '../http/fields.js';
@@ -7,6 +8,7 @@ import { bulkPrices } from '../products/bulkPrices.js';
 import { PRODUCT_STATUSES } from '../products/productInput.js';
 import {
   productById,
+  productCount,
   serializeProduct,
   serializeProducts,
   type ProductRow,
@@ -18,6 +20,16 @@ import { bulkStock, updateStock } from '../products/stockWrites.js';
 const SEARCH =
   '(icontains(p.name, @q) OR icontains(p.sku, @q) OR icontains(p.ean, @q) OR icontains(p.mpn, @q)' +
   ' OR EXISTS (SELECT 1 FROM variants v WHERE v.product_id = p.id AND icontains(v.sku, @q)))';
+
+/** `meta.total`: the cached company count when unfiltered, else a COUNT(*) of the filtered clause. */
+function countProducts(db: Db, companyId: number, filteredClause: string | null, params: object): number {
+  if (filteredClause === null) return productCount(db, companyId);
+  return (
+    stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM products p WHERE ${filteredClause}`).get(
+      params,
+    )?.n ?? 0
+  );
+}
 
 export function registerProductRoutes(router: Router): void {
   router.get('/products', ({ db, company, query }) => {
@@ -40,9 +52,7 @@ export function registerProductRoutes(router: Router): void {
       offset: page.offset,
     };
     const clause = where.join(' AND ');
-    const total =
-      stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM products p WHERE ${clause}`).get(params)
-        ?.n ?? 0;
+    const total = countProducts(db, company.id, where.length > 1 ? clause : null, params);
     const rows = stmt<[object], ProductRow>(
       db,
       `SELECT p.* FROM products p WHERE ${clause} ORDER BY p.id LIMIT @limit OFFSET @offset`,
@@ -61,9 +71,7 @@ export function registerProductRoutes(router: Router): void {
     q.done();
     const clause = `p.company_id = @company${search !== undefined ? ` AND ${SEARCH}` : ''}`;
     const params = { company: company.id, q: search ?? '', limit: page.perPage, offset: page.offset };
-    const total =
-      stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM products p WHERE ${clause}`).get(params)
-        ?.n ?? 0;
+    const total = countProducts(db, company.id, search !== undefined ? clause : null, params);
     const rows = stmt<[object], ProductRow>(
       db,
       `SELECT p.id, p.sku, p.name, p.type, p.status, p.track_stock, p.stock_quantity, p.updated_at FROM products p

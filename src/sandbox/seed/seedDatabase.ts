@@ -1,6 +1,7 @@
 import type { Db } from '../db/openDatabase.js';
 import { seededRandom } from '../faults/random.js';
 import { isoSeconds } from '../http/time.js';
+import { forgetProductCount } from '../products/productRepo.js';
 import { seedCatalog } from './catalog.js';
 import { seedCompanies, type CompanyIds } from './companies.js';
 import { seedConnections, seedOffers } from './connections.js';
@@ -54,6 +55,7 @@ export function addBulkProducts(db: Db, companyId: number, count: number): void 
      VALUES (?, 'simple', 'active', ?, ?, ?, 10, 19, 0, 1, ?, ?)`,
   );
   const at = isoSeconds();
+  forgetProductCount(db, companyId);
   db.transaction(() => {
     for (let i = from; i <= count; i++) {
       const sku = `BULK-${String(i).padStart(6, '0')}`;

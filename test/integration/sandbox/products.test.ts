@@ -161,6 +161,15 @@ describe('GET /products/{id}', () => {
 });
 
 describe('POST /products', () => {
+  it('counts a created product in meta.total at once', async () => {
+    const before = (await api.get('/products?per_page=1')).body.meta.total;
+    const stockBefore = (await api.get('/products/stock/list?per_page=1')).body.meta.total;
+    await api.post('/products', { name: 'Counted' });
+    expect((await api.get('/products?per_page=1')).body.meta.total).toBe(before + 1);
+    expect((await api.get('/products/stock/list?per_page=1')).body.meta.total).toBe(stockBefore + 1);
+    expect((await http(sb, 'secondary').get('/products?per_page=1')).body.meta.total).toBe(40);
+  });
+
   it('creates with 201, defaults and a generated SKU and slug', async () => {
     const r = await api.post('/products', { name: 'Masă de test' });
     expect(r.status).toBe(201);
