@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError, ApiValidationError } from '../api/errors.js';
+import { ApiError, ApiValidationError, ClientValidationError } from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
@@ -114,7 +114,7 @@ async function createOnce(
       outgoing.markCreated(order.sourceOrderId, created.id);
       return { kind: 'created', platformOrderId: created.id, found: false };
     } catch (error) {
-      if (error instanceof ApiValidationError) {
+      if (error instanceof ApiValidationError || error instanceof ClientValidationError) {
         outgoing.markRejected(order.sourceOrderId, error.message);
         return { kind: 'rejected', reason: error.message };
       }

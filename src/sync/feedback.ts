@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors.js';
+import { ApiValidationError, ClientValidationError, ConflictError, NotFoundError } from '../api/errors.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
@@ -92,12 +92,7 @@ async function applyEvents(
     try {
       result = await apply(ctx, action, event, orderId);
     } catch (error) {
-      if (
-        error instanceof ApiError &&
-        !error.retryable &&
-        !error.fatal &&
-        error.code !== 'api_outcome_unknown'
-      ) {
+      if (isRefusal(error)) {
         // The platform refused this move for good (422, 404): a reject with its message, not retried.
         summary.rejected += 1;
         ctx.store.transaction(() => {
@@ -194,4 +189,14 @@ function resultDetail(result: FeedbackResult): string | null {
   if (result.awb) return `awb ${result.awb.number}`;
   if (result.invoice) return `invoice ${result.invoice.series}${result.invoice.number}`;
   return result.status ? `status ${result.status}` : null;
+}
+
+/** A refusal for good (422 and its client-side twin, 404, 409): retrying cannot change the answer. */
+function isRefusal(error: unknown): error is Error {
+  return (
+    error instanceof ApiValidationError ||
+    error instanceof ClientValidationError ||
+    error instanceof NotFoundError ||
+    error instanceof ConflictError
+  );
 }

@@ -32,11 +32,12 @@ describe('feedback from ERP events', () => {
         `${order.id},,invoiced,,,,,`,
         `${order.id},,shipped,,,,left the warehouse,`,
         `${order.id},,confirmed,,,,too late,`,
+        '999999999,,invoiced,,,,,',
       ].join('\n'),
     );
     const run = await runFeedback(world.context(), RUN);
     expect(run.applied).toBe(5);
-    expect(run.rejected).toBe(1);
+    expect(run.rejected).toBe(2);
 
     const platform = await world.api.orders.get(order.id);
     expect(platform.status).toBe('shipped');
@@ -52,15 +53,17 @@ describe('feedback from ERP events', () => {
     // The refused move is a reject carrying the platform's message, and is not retried.
     const ctx = world.context();
     const rejects = ctx.store.rejects.list({ pipeline: 'feedback' });
-    expect(rejects).toHaveLength(1);
-    expect(rejects[0]!.key).toBe(`${order.id}:confirmed`);
-    expect(rejects[0]!.reason.length).toBeGreaterThan(10);
+    expect(rejects.map((r) => r.key).sort()).toEqual([`${order.id}:confirmed`, '999999999:invoiced']);
+    expect(rejects.every((r) => r.reason.length > 10)).toBe(true);
+    world.sandbox.requestLog.clear();
+    expect((await runFeedback(ctx, RUN)).read).toBe(0); // refusals are not retried
+    expect(world.sandbox.requestLog.entries()).toEqual([]);
 
     // Replay: the same events from the start of the file.
     ctx.store.cursors.delete(FEEDBACK_CHECKPOINT);
     world.sandbox.requestLog.clear();
     const replay = await runFeedback(ctx, RUN);
-    expect(replay.unchanged).toBe(6);
+    expect(replay.unchanged).toBe(7);
     expect(world.sandbox.requestLog.entries()).toEqual([]);
     const again = await world.api.orders.get(order.id);
     expect(again.history).toEqual(platform.history);
