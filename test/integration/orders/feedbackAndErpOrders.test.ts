@@ -140,6 +140,32 @@ describe('ERP-origin orders', () => {
     expect((await outboxIds(join(world.dir, 'erp'))).ids).not.toContain(matching[0]!.id);
   });
 
+  it('creates an order whose POST failed with 5xx (not processed) on a later run, still once', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const inbox = join(world.dir, 'erp', 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    await writeFile(
+      join(inbox, 'x.json'),
+      JSON.stringify({
+        source_order_id: 'ERP-5XX',
+        customer: { name: 'Y', email: 'y@example.ro' },
+        items: [{ sku, quantity: 1 }],
+      }),
+    );
+    world.sandbox.setFaults('error_rate=1,only=POST /orders');
+    const failing = await runErpOrders(world.context(), RUN);
+    expect(failing.applied).toBe(0);
+    expect(world.context().store.orders.outgoing.get('ERP-5XX')?.state).toBe('unknown');
+    world.sandbox.setFaults(null);
+    const healed = await runErpOrders(world.context(), RUN);
+    expect(healed.applied).toBe(1);
+    const found = (await world.api.orders.list({ search: 'ERP-5XX' })).data.filter(
+      (o) => o.source_order_id === 'ERP-5XX',
+    );
+    expect(found).toHaveLength(1);
+  });
+
   it('matches the customer by email and refuses an unknown SKU as a reject with the platform message', async () => {
     world = await startOrderWorld();
     const customers = await world.api.customers.list({ per_page: 1 });
