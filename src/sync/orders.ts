@@ -3,7 +3,7 @@ import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import type { Lease } from './lease.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
-import { scanForUnseenOrders, type ListedOrder } from './orderPoll.js';
+import { scanForUnseenOrders, type ListedOrder, type ScanResult } from './orderPoll.js';
 import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
 import { createPool } from './pool.js';
@@ -31,18 +31,10 @@ async function pollOrders(
   lease: Lease,
 ): Promise<void> {
   const repos = orderRepositoriesOf(ctx.store);
-  const perPage = ctx.config.orders.perPage;
-  const scan = await scanForUnseenOrders<Listed>(
-    async (page) => {
-      lease.assertHeld();
-      const result = await ctx.client.orders.list({ per_page: perPage, page });
-      return {
-        items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
-        lastPage: result.meta.last_page,
-      };
-    },
-    (ids) => repos.seen.known(ids),
-  );
+  const { scan, skipped } = await discoverOrders(ctx, {
+    dryRun: options.dryRun,
+    assertLease: () => lease.assertHeld(),
+  });
   summary.read = scan.unseen.length + scan.known.length;
   countExtra(summary, 'pagesRead', scan.pagesRead);
   countExtra(summary, 'unseen', scan.unseen.length);
@@ -51,18 +43,7 @@ async function pollOrders(
     summary.preview = scan.unseen.slice(0, 20).map((o) => ({ id: o.id, status: o.order.status }));
     return;
   }
-  // Recorded before anything is imported: a later scan can then trust a page of known orders.
-  // Their lines too: the oversell guard holds the units of found-but-not-imported orders.
-  // Orders listed in a status that is not imported are decided without fetching them.
-  const importable = new Set(ctx.config.orders.importStatuses);
-  ctx.store.transaction(() => {
-    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
-    for (const { order } of scan.unseen) {
-      if (importable.has(order.status)) repos.links.replaceLines(order.id, listedUnits(order));
-      else repos.seen.setOutcome(order.id, 'skipped', order.status, order.created_at);
-    }
-  });
-  countExtra(summary, 'skipped', scan.unseen.filter((o) => !importable.has(o.order.status)).length);
+  countExtra(summary, 'skipped', skipped);
 
   await importQueued(ctx, summary, lease);
 
@@ -81,6 +62,47 @@ async function pollOrders(
     ctx.store.cursors.set(SWEEP_CURSOR, new Date().toISOString());
   }
   summary.extra.parkedTotal = repos.parked.count();
+}
+
+/**
+ * The poll's first half, also usable alone (a daemon's poll job that fans out one import job per
+ * order): scans for unseen orders and records them all as queued (with their lines, for the
+ * oversell guard) in one transaction, before anything is imported, so that a later scan can trust
+ * a page of known orders. Orders listed in a status that is not imported are decided at once.
+ * Then `importPlatformOrder(ctx, id)` for each of `store.orders.seen.queued()`.
+ */
+export async function discoverOrders(
+  ctx: SyncContext,
+  options: { dryRun?: boolean; assertLease?: () => void } = {},
+): Promise<{ scan: ScanResult<Listed>; skipped: number }> {
+  const repos = orderRepositoriesOf(ctx.store);
+  const perPage = ctx.config.orders.perPage;
+  const scan = await scanForUnseenOrders<Listed>(
+    async (page) => {
+      options.assertLease?.();
+      const result = await ctx.client.orders.list({ per_page: perPage, page });
+      return {
+        items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
+        lastPage: result.meta.last_page,
+      };
+    },
+    (ids) => repos.seen.known(ids),
+  );
+  if (options.dryRun) return { scan, skipped: 0 };
+  const importable = new Set(ctx.config.orders.importStatuses);
+  let skipped = 0;
+  ctx.store.transaction(() => {
+    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
+    for (const { order } of scan.unseen) {
+      if (importable.has(order.status)) {
+        repos.links.replaceLines(order.id, listedUnits(order));
+      } else {
+        repos.seen.setOutcome(order.id, 'skipped', order.status, order.created_at);
+        skipped += 1;
+      }
+    }
+  });
+  return { scan, skipped };
 }
 
 /** Imports the queued orders and the parked ones due for a retry, a few at once. */
