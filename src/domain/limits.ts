@@ -32,5 +32,15 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_STATUSES = ['unpaid', 'paid', 'partial', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-export const COURIERS = ['fan', 'sameday', 'cargus', 'dpd', 'gls', 'dragonstar', 'urgent', 'posta', 'other'] as const;
+export const COURIERS = [
+  'fan',
+  'sameday',
+  'cargus',
+  'dpd',
+  'gls',
+  'dragonstar',
+  'urgent',
+  'posta',
+  'other',
+] as const;
 export type Courier = (typeof COURIERS)[number];

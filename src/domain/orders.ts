@@ -56,7 +56,16 @@ export interface OrderChange {
   previousPaymentStatus?: PaymentStatus;
 }
 
-export const ORDER_EVENT_KINDS = ['confirmed', 'processing', 'shipped', 'cancelled', 'returned', 'paid', 'invoiced', 'awb'] as const;
+export const ORDER_EVENT_KINDS = [
+  'confirmed',
+  'processing',
+  'shipped',
+  'cancelled',
+  'returned',
+  'paid',
+  'invoiced',
+  'awb',
+] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 
 /** A fulfilment fact from the ERP, to be applied on the platform. */
@@ -80,7 +89,14 @@ export interface OrderEvent {
 export interface OutgoingOrder {
   sourceOrderId: string;
   customerId?: number;
-  customer?: { name: string; email?: string; phone?: string; companyName?: string; cui?: string; regCom?: string };
+  customer?: {
+    name: string;
+    email?: string;
+    phone?: string;
+    companyName?: string;
+    cui?: string;
+    regCom?: string;
+  };
   items: { sku: string; quantity: number; unitPrice?: number; taxRate?: number }[];
   status?: OrderStatus;
   paymentStatus?: PaymentStatus;

@@ -1,5 +1,11 @@
 import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../domain/records.js';
-import type { FeedbackResult, OrderChange, OrderEvent, OutgoingOrder, PlatformOrder } from '../domain/orders.js';
+import type {
+  FeedbackResult,
+  OrderChange,
+  OrderEvent,
+  OutgoingOrder,
+  PlatformOrder,
+} from '../domain/orders.js';
 
 export interface ImportResult {
   erpRef: string;

@@ -21,7 +21,9 @@ function areaOf(file: string): string {
 
 function localImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ]
     .map((m) => m[1] ?? m[2] ?? '')
     .filter((s) => s.startsWith('.'));
   return specifiers.map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
