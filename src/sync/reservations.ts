@@ -7,8 +7,8 @@ import type { Store } from '../store/Store.js';
 import { scanForUnseenOrders } from './orderPoll.js';
 import type { ReservationSource } from './types.js';
 
-/** A fresh look at the platform serves the chunks of one stock run prepared within this time. */
-const PLATFORM_LOOK_TTL_MS = 1_000;
+/** One look (platform + store) serves the chunks of a stock run prepared within this time. */
+const TTL_MS = 1_000;
 
 /**
  * The oversell guard: units of platform orders the ERP's stock does not reflect yet are held back
@@ -26,10 +26,9 @@ export function createOrderReservations(deps: {
 }): ReservationSource {
   const { client, store, config } = deps;
   const now = deps.now ?? Date.now;
-  let fresh: { at: number; units: Map<string, number> } | null = null;
+  let fresh: { at: number; units: Promise<Map<string, number>> } | null = null;
 
   const platformUnits = async (): Promise<Map<string, number>> => {
-    if (fresh && now() - fresh.at < PLATFORM_LOOK_TTL_MS) return fresh.units;
     const seen = orderRepositoriesOf(store).seen;
     const scan = await scanForUnseenOrders<{ id: number; createdAt: string; order: ApiOrder }>(
       async (page) => {
@@ -48,7 +47,21 @@ export function createOrderReservations(deps: {
         if (line.sku) units.set(line.sku, (units.get(line.sku) ?? 0) + line.quantity);
       }
     }
+    return units;
+  };
+
+  /** Units per SKU, from the platform and the store, shared by the chunks of one stock run. */
+  const held = (): Promise<Map<string, number>> => {
+    if (fresh && now() - fresh.at < TTL_MS) return fresh.units;
+    const units = (async () => {
+      const placed = await platformUnits();
+      const since = new Date(now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
+      const total = orderRepositoriesOf(store).links.heldUnits(since);
+      for (const [sku, n] of placed) total.set(sku, (total.get(sku) ?? 0) + n);
+      return total;
+    })();
     fresh = { at: now(), units };
+    units.catch(() => (fresh = null));
     return units;
   };
 
@@ -56,16 +69,12 @@ export function createOrderReservations(deps: {
     async unitsHeld(keys: string[]): Promise<Map<string, number>> {
       const out = new Map<string, number>();
       if (!config.orders.oversellGuard.enabled || keys.length === 0) return out;
-      const since = new Date(now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
-      const stored = orderRepositoriesOf(store).links.heldUnits(since);
-      const placed = await platformUnits();
+      const units = await held();
       for (const key of keys) {
         // A variant's line carries the variant SKU: `SKU/VARIANT` is matched by either part.
         const variant = key.includes('/') ? key.slice(key.indexOf('/') + 1) : null;
-        const units =
-          (stored.get(key) ?? (variant ? stored.get(variant) : undefined) ?? 0) +
-          (placed.get(key) ?? (variant ? placed.get(variant) : undefined) ?? 0);
-        if (units > 0) out.set(key, units);
+        const n = units.get(key) ?? (variant ? units.get(variant) : undefined) ?? 0;
+        if (n > 0) out.set(key, n);
       }
       return out;
     },
