@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -86,6 +86,21 @@ describe('file order outbox', () => {
     expect(text).toContain('<note>a &lt; b &amp; c</note>');
     await exchange().importOrder(order(9));
     expect(await xml.importOrder(order(9))).toEqual({ erpRef: '9.json', alreadyImported: true });
+  });
+
+  it('lets exactly one of two concurrent imports of one order write it', async () => {
+    const results = await Promise.all([exchange().importOrder(order(11)), exchange().importOrder(order(11))]);
+    expect(results.map((r) => r.alreadyImported).sort()).toEqual([false, true]);
+    expect(await readdir(join(dir, 'outbox/orders'))).toEqual(['11.json']);
+  });
+
+  it('counts an order the ERP moved into done/ as imported', async () => {
+    const ex = exchange();
+    await ex.importOrder(order(12));
+    await mkdir(join(dir, 'outbox/orders/done'), { recursive: true });
+    await rename(join(dir, 'outbox/orders/12.json'), join(dir, 'outbox/orders/done/12.json'));
+    expect(await ex.importOrder(order(12))).toEqual({ erpRef: '12.json', alreadyImported: true });
+    expect(await readdir(join(dir, 'outbox/orders'))).toEqual(['done']);
   });
 
   it('leaves no temporary file behind', async () => {

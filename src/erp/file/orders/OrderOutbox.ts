@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import type { FeedbackResult, OrderChange, PlatformOrder } from '../../../domain/orders.js';
 import type { ImportResult } from '../../ErpAdapter.js';
-import { fileExists, removeStaleTempFiles, writeFileAtomic } from './atomicFile.js';
+import { fileExists, removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from './atomicFile.js';
 import type { OrderExchangePaths } from './orderExchangePaths.js';
 import { toXmlDocument } from './xmlDocument.js';
 
 export type OutboxFormat = 'json' | 'xml';
+
+/** Sub-folders of the orders outbox where an ERP may move the files it has read. */
+const PROCESSED_DIRS = ['done', 'archive', 'processed'];
 
 /**
  * The ERP's view of platform orders: `<id>.json|xml` in the orders folder (the file's existence
@@ -28,15 +31,21 @@ export class OrderOutbox {
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     await this.#cleanOnce();
-    // An earlier import in either format counts: switching formats must not import twice.
+    // An earlier import in either format counts (switching formats must not import twice), also
+    // when the ERP moved the file into done/ or archive/ after reading it.
     for (const format of [this.format, this.format === 'json' ? 'xml' : 'json'] as const) {
       const name = `${order.id}.${format}`;
-      if (await fileExists(join(this.paths.ordersDir, name))) return { erpRef: name, alreadyImported: true };
+      for (const dir of [this.paths.ordersDir, ...PROCESSED_DIRS.map((d) => join(this.paths.ordersDir, d))]) {
+        if (await fileExists(join(dir, name))) return { erpRef: name, alreadyImported: true };
+      }
     }
     const name = this.erpRefOf(order.id);
     const document = { imported_at: this.now().toISOString(), order: order.raw };
-    await writeFileAtomic(join(this.paths.ordersDir, name), this.#encode('order_import', document));
-    return { erpRef: name, alreadyImported: false };
+    const created = await writeNewFileAtomic(
+      join(this.paths.ordersDir, name),
+      this.#encode('order_import', document),
+    );
+    return { erpRef: name, alreadyImported: !created };
   }
 
   /**
@@ -47,7 +56,6 @@ export class OrderOutbox {
     const suffix =
       change.seq ?? `${change.status ?? order.status}-${change.paymentStatus ?? order.paymentStatus}`;
     const path = join(this.paths.updatesDir, `${order.id}-${suffix}.${this.format}`);
-    if (await fileExists(path)) return;
     const document = {
       order_id: order.id,
       erp_ref: change.erpRef,
@@ -59,7 +67,8 @@ export class OrderOutbox {
       previous_payment_status: change.previousPaymentStatus ?? null,
       order: order.raw,
     };
-    await writeFileAtomic(path, this.#encode('order_update', document));
+    // Never replaced: the first delivery of a change stands.
+    await writeNewFileAtomic(path, this.#encode('order_update', document));
   }
 
   /** `<orderId>-<kind>.json`: the AWB number, the invoice or the status the platform confirmed. */

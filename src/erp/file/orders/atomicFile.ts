@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Prefix of our temporary files: readers of the outbox skip names starting with a dot. */
@@ -25,6 +25,33 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
+  }
+}
+
+/**
+ * Like writeFileAtomic, but never replaces an existing file: the complete temporary file is
+ * hard-linked to the target, which fails if the target exists. Returns false when it existed.
+ * Two processes writing the same new file: exactly one wins.
+ */
+export async function writeNewFileAtomic(path: string, content: string): Promise<boolean> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlink(temp).catch(() => undefined);
   }
 }
 
