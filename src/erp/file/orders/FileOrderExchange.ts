@@ -1,7 +1,6 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { FileErpConfig } from '../../../config.js';
-import { ErpSyncError } from '../../../domain/errors.js';
 import type {
   FeedbackResult,
   OrderChange,
@@ -11,7 +10,9 @@ import type {
 } from '../../../domain/orders.js';
 import type { Logger } from '../../../logger.js';
 import type { Checkpointed, ImportResult } from '../../ErpAdapter.js';
+import { asAccessError } from '../FileErpError.js';
 import { knownSkusSignature, readKnownSkus } from './knownSkus.js';
+import { OrderRefusedError } from './OrderRefusedError.js';
 import { orderExchangePaths, type OrderExchangePaths } from './orderExchangePaths.js';
 import { OrderOutbox } from './OrderOutbox.js';
 import { readEventsFile } from './readEventsFile.js';
@@ -39,11 +40,16 @@ export class FileOrderExchange {
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     if (this.config.outbox.requireKnownSkus) await this.#checkSkus(order);
-    return this.#outbox.importOrder(order);
+    // A full disk or a folder without permission is an ERP that is unavailable: retried later.
+    return this.#outbox.importOrder(order).catch((error: unknown) => {
+      throw asAccessError(error, this.paths.ordersDir);
+    });
   }
 
   async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
-    await this.#outbox.updateOrder(order, change);
+    await this.#outbox.updateOrder(order, change).catch((error: unknown) => {
+      throw asAccessError(error, this.paths.updatesDir);
+    });
   }
 
   orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
@@ -55,7 +61,9 @@ export class FileOrderExchange {
   }
 
   async recordFeedback(result: FeedbackResult): Promise<void> {
-    await this.#outbox.recordFeedback(result);
+    await this.#outbox.recordFeedback(result).catch((error: unknown) => {
+      throw asAccessError(error, this.paths.resultsDir);
+    });
   }
 
   async *outgoingOrders(_checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
@@ -89,7 +97,7 @@ export class FileOrderExchange {
       .filter((line) => !line.sku || !known.has(line.sku))
       .map((l) => l.sku ?? '(no SKU)');
     if (unknown.length > 0) {
-      throw new ErpSyncError('erp_rejected', `unknown SKU in the ERP: ${[...new Set(unknown)].join(', ')}`, {
+      throw new OrderRefusedError(`unknown SKU in the ERP: ${[...new Set(unknown)].join(', ')}`, {
         orderId: order.id,
         skus: unknown,
       });
