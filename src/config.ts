@@ -174,7 +174,8 @@ export function parseConfig(raw: unknown, origin?: string): Config {
   const issues = result.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(root)';
     const hint = envHint(issue.path.map(String));
-    return `${key}: ${issue.message}${hint}`;
+    const reason = /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+    return `${key}: ${reason}${hint}`;
   });
   const where = origin ? ` in ${origin}` : '';
   throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);

@@ -4,6 +4,8 @@ import { registerRunOnceCommand } from './runOnceCommand.js';
 import { registerStoreCommands } from './storeCommands.js';
 import { registerOrdersCommand } from './ordersCommand.js';
 import { registerStatusCommand } from './statusCommand.js';
+import { registerCheckCommand } from './checkCommand.js';
+import { registerDemoCommand } from './demoCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 
@@ -19,6 +21,8 @@ registerRunOnceCommand(program);
 registerStoreCommands(program);
 registerOrdersCommand(program);
 registerStatusCommand(program);
+registerCheckCommand(program);
+registerDemoCommand(program);
 
 try {
   await program.parseAsync(process.argv);
