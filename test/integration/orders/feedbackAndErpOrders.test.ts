@@ -86,6 +86,30 @@ describe('feedback from ERP events', () => {
   });
 });
 
+describe('feedback under transient errors', () => {
+  it('stops at an event the platform cannot take now and applies it on a later run', async () => {
+    world = await startOrderWorld({ config: { api: { retries: 1, timeoutMs: 2_000, deadlineMs: 5_000 } } });
+    const sku = await sellableSku(world.api);
+    const order = await createPlatformOrder(world.api, sku);
+    await runOrders(world.context(), RUN);
+    await writeFile(
+      join(world.dir, 'erp', 'events.csv'),
+      `order_id,event\n${order.id},confirmed\n${order.id},invoiced\n`,
+    );
+    world.sandbox.setFaults('error_rate=1,only=PATCH /orders');
+    const failing = await runFeedback(world.context(), RUN);
+    expect(failing.error).toMatch(/api_server|5\d\d/);
+    expect(failing.applied).toBe(0);
+    expect((await world.api.orders.get(order.id)).invoice).toBeNull(); // nothing after it either
+    world.sandbox.setFaults(null);
+    const healed = await runFeedback(world.context(), RUN);
+    expect(healed.applied).toBe(2);
+    const after = await world.api.orders.get(order.id);
+    expect(after.status).toBe('confirmed');
+    expect(after.invoice).not.toBeNull();
+  });
+});
+
 describe('ERP-origin orders', () => {
   it('creates an order whose POST response is lost exactly once, found again by source_order_id', async () => {
     world = await startOrderWorld();

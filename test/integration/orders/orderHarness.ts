@@ -35,16 +35,17 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
   });
   const dir = await mkdtemp(join(tmpdir(), 'orders-it-'));
   const raw = {
+    store: { path: join(dir, 'store.db') },
+    log: { level: 'silent' },
+    ...options.config,
     api: {
       baseUrl: sandbox.url,
       apiKey: sandbox.keys.primary,
       timeoutMs: 2_000,
       retries: 4,
       deadlineMs: 20_000,
+      ...(options.config?.api as object | undefined),
     },
-    store: { path: join(dir, 'store.db') },
-    log: { level: 'silent' },
-    ...options.config,
     erp: { type: 'file', path: join(dir, 'erp'), ...(options.config?.erp as object | undefined) },
   };
   const config = parseConfig(raw);
