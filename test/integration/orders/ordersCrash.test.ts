@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
@@ -15,18 +16,19 @@ afterEach(async () => {
 });
 
 /**
- * Runs `erp-sync run-once --only orders` in a child process. `kill`, checked every 25 ms, says
+ * Runs `erp-sync run-once --only <pipeline>` in a child process. `kill`, checked every 25 ms, says
  * when to SIGKILL it (at a random time, or once it has written a random number of orders).
  */
 function runChild(
   configPath: string,
   kill?: (elapsedMs: number) => Promise<boolean>,
+  pipeline = 'orders',
 ): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', CLI, 'run-once', '--only', 'orders', '--config', configPath],
+      ['--import', 'tsx', CLI, 'run-once', '--only', pipeline, '--config', configPath],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -107,4 +109,52 @@ describe('orders import killed at random points', () => {
       expect(partial).toBeGreaterThan(0);
     }, 60_000);
   }
+});
+
+describe('ERP-origin orders created while the process is killed at random points', () => {
+  it('creates every ERP order exactly once on the platform, with lost answers and kills', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api, 100_000);
+    const inbox = join(world.dir, 'erp', 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    const ids = Array.from({ length: 60 }, (_, i) => `KILL-${String(i).padStart(2, '0')}`);
+    for (const id of ids) {
+      await writeFile(
+        join(inbox, `${id}.json`),
+        JSON.stringify({
+          source_order_id: id,
+          customer: { name: 'K', email: 'k@example.ro' },
+          items: [{ sku, quantity: 1 }],
+        }),
+      );
+    }
+    world.sandbox.setFaults('drop_rate=0.3,latency=10-40,only=POST /orders');
+    const pending = async () => (await readdir(inbox)).filter((n) => n.endsWith('.json')).length;
+    let partial = 0;
+    for (let round = 0; round < 6; round++) {
+      // Killed once it has created a random number of orders, or at a random time.
+      const before = await pending();
+      const target = before - 1 - Math.floor(Math.random() * 8);
+      const at = Math.floor(Math.random() * 2000);
+      const result = await runChild(
+        world.configPath,
+        async (elapsed) => (round % 2 === 0 ? (await pending()) <= target : elapsed >= at),
+        'erp-orders',
+      );
+      const after = await pending();
+      if (result.killed && after < before && after > 0) partial += 1;
+    }
+    expect(partial).toBeGreaterThan(0);
+    world.sandbox.setFaults(null);
+    await runChild(world.configPath, undefined, 'erp-orders');
+
+    const counts = new Map<string, number>();
+    for await (const order of world.api.orders.iterate({ search: 'KILL-' })) {
+      if (order.source_order_id)
+        counts.set(order.source_order_id, (counts.get(order.source_order_id) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort()).toEqual(ids);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect((await readdir(inbox)).filter((n) => n.endsWith('.json'))).toEqual([]);
+  }, 60_000);
 });
