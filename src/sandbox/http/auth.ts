@@ -21,7 +21,8 @@ interface KeyRow {
 /** The key sent as `Authorization: Bearer <key>` (scheme case-insensitive) or `X-Api-Key: <key>`. */
 export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
   const auth = headers.authorization;
-  if (typeof auth === 'string' && auth.trim() !== '') {
+  // "Bearer" with nothing after it carries no key: it counts as absent (401 missing_token).
+  if (typeof auth === 'string' && !/^\s*(bearer)?\s*$/i.test(auth)) {
     const m = /^\s*bearer\s+(\S+)\s*$/i.exec(auth);
     return m?.[1] ?? auth.trim();
   }

@@ -21,6 +21,10 @@ export class Issues {
   }
 }
 
+/** Bounds for every number read from a body, so no amount or quantity can overflow into Infinity or lose precision. */
+export const MAX_AMOUNT = 999_999_999.99;
+export const MAX_INTEGER = 1_000_000_000;
+
 interface Common {
   required?: boolean;
   nullable?: boolean;
@@ -75,7 +79,7 @@ export class Fields {
     if (s !== 'value') return s === 'null' ? null : undefined;
     const v = this.obj[key];
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) return this.fail(key, 'must be an integer');
-    return this.range(key, v, opts);
+    return this.range(key, v, { min: opts.min ?? -MAX_INTEGER, max: opts.max ?? MAX_INTEGER });
   }
 
   number(key: string, opts: Common & { min?: number; max?: number } = {}): number | null | undefined {
@@ -83,7 +87,7 @@ export class Fields {
     if (s !== 'value') return s === 'null' ? null : undefined;
     const v = this.obj[key];
     if (typeof v !== 'number' || !Number.isFinite(v)) return this.fail(key, 'must be a number');
-    return this.range(key, v, opts);
+    return this.range(key, v, { min: opts.min ?? -MAX_AMOUNT, max: opts.max ?? MAX_AMOUNT });
   }
 
   boolean(key: string, opts: Common = {}): boolean | undefined {
@@ -117,9 +121,9 @@ export class Fields {
     return ok ? (v as string[]) : undefined;
   }
 
-  private range(key: string, v: number, opts: { min?: number; max?: number }): number | undefined {
-    if (opts.min !== undefined && v < opts.min) return this.fail(key, `must be at least ${opts.min}`);
-    if (opts.max !== undefined && v > opts.max) return this.fail(key, `must be at most ${opts.max}`);
+  private range(key: string, v: number, opts: { min: number; max: number }): number | undefined {
+    if (v < opts.min) return this.fail(key, `must be at least ${opts.min}`);
+    if (v > opts.max) return this.fail(key, `must be at most ${opts.max}`);
     return v;
   }
 

@@ -1,13 +1,15 @@
 import type { Db } from '../db/openDatabase.js';
 import { stmt } from '../db/statements.js';
 import type { Company } from '../http/auth.js';
-import { Fields, Issues, isObject, type Obj } from '../http/fields.js';
+import { Fields, Issues, isObject, MAX_AMOUNT, type Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
 import { syncVariableStock, touchProducts } from '../products/productRepo.js';
 import { lineTotal, ORDER_STATUSES, orderTotals, PAYMENT_STATUSES } from './orderMath.js';
 import { orderById, type OrderRow } from './orderRepo.js';
 
 interface Line {
+  /** The line's position in the request's `items`. */
+  index: number;
   product_id: number;
   variant_id: number | null;
   sku: string;
@@ -150,6 +152,7 @@ function readLines(db: Db, companyId: number, raw: unknown, issues: Issues): Lin
     }
     return [
       {
+        index: i,
         product_id: product.id,
         variant_id: variant?.id ?? null,
         sku: variant?.sku ?? product.sku,
@@ -198,6 +201,11 @@ export function createOrder(db: Db, company: Company, body: Obj): OrderRow {
   const labels = f.stringArray('labels', { maxItem: 60 }) ?? [];
   const totals = orderTotals(lines, shipping, discount);
   if (issues.count === 0 && totals.total < 0) issues.add('discount_total', 'is larger than the order value');
+  for (const line of lines)
+    if (lineTotal(line) > MAX_AMOUNT)
+      issues.add(`items.${line.index}.quantity`, `the line total must be at most ${MAX_AMOUNT}`);
+  if (issues.count === 0 && Math.max(totals.subtotal, totals.subtotal + totals.shipping_total) > MAX_AMOUNT)
+    issues.add('items', `the order value must be at most ${MAX_AMOUNT}`);
   issues.throwIfAny();
 
   const now = isoSeconds();

@@ -1,7 +1,7 @@
 import type { Db } from '../db/openDatabase.js';
 import { stmt } from '../db/statements.js';
 import { notFound, validationError } from '../http/apiError.js';
-import { Fields, Issues, type Obj } from '../http/fields.js';
+import { Fields, Issues, MAX_INTEGER, type Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
 import { bulkItems, readIdentifier, TargetResolver, type Identifier, type Target } from './bulkTargets.js';
 import { productById, syncVariableStock, variantsOf, type ProductRow } from './productRepo.js';
@@ -23,6 +23,13 @@ function readChange(f: Fields, issues: Issues, prefix: string): Change | null {
 }
 
 const apply = (current: number, change: Change): number => change.quantity ?? current + (change.delta ?? 0);
+
+/** Why a stock result is refused (below 0 or above the integer bound), or null when it is fine. */
+function refusal(value: number, current: number): string | null {
+  if (value < 0) return `would make the stock negative (current ${current})`;
+  if (value > MAX_INTEGER) return `would make the stock exceed ${MAX_INTEGER} (current ${current})`;
+  return null;
+}
 
 function writeTargets(db: Db, next: Map<string, { target: Target; value: number; before: number }>): void {
   const now = isoSeconds();
@@ -71,7 +78,8 @@ export function updateStock(db: Db, companyId: number, id: number, body: Obj): P
   }
   const before = target.variant ? target.variant.stock_quantity : product.stock_quantity;
   const value = apply(before, change as Change);
-  if (value < 0) throw validationError({ delta: [`would make the stock negative (current ${before})`] });
+  const refused = refusal(value, before);
+  if (refused) throw validationError({ delta: [refused] });
   writeTargets(db, new Map([[keyOf(target), { target, value, before }]]));
   return productById(db, companyId, id) as ProductRow;
 }
@@ -110,8 +118,9 @@ export function bulkStock(
     const before = target.variant ? target.variant.stock_quantity : target.product.stock_quantity;
     const current = next.get(key)?.value ?? before;
     const value = apply(current, change as Change);
-    if (value < 0) {
-      issues.add(`items.${i}.delta`, `would make the stock negative (current ${current})`);
+    const refused = refusal(value, current);
+    if (refused) {
+      issues.add(`items.${i}.delta`, refused);
       return;
     }
     next.set(key, { target, value, before });

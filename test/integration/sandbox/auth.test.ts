@@ -44,6 +44,24 @@ describe('authentication', () => {
     expect(header.body.data.name).toBe('Demo Retail SRL');
   });
 
+  it('treats an empty key as absent (missing_token) and reads X-Api-Key when Authorization has none', async () => {
+    const cases: Record<string, string>[] = [
+      { authorization: 'Bearer' },
+      { authorization: '  ' },
+      { 'x-api-key': ' ' },
+    ];
+    for (const headers of cases) {
+      const r = await http(sb, null).get('/account', headers);
+      expect(r.status, JSON.stringify(headers)).toBe(401);
+      expect(r.body.error).toBe('missing_token');
+    }
+    const both = await http(sb, null).get('/account', {
+      authorization: 'Bearer',
+      'x-api-key': sb.keys.secondary,
+    });
+    expect(both.body.data.name).toBe('Second Shop SRL');
+  });
+
   it('uses stable demo keys with the cms_ prefix', () => {
     for (const key of Object.values(sb.keys)) expect(key).toMatch(/^cms_[0-9a-f]{40}$/);
     expect(sb.keys.primary).toBe('cms_9c1f4e7a2b8d5063f1a7c4e92d6b8035a7e1c4f2');
