@@ -40,6 +40,92 @@ describe('tenant isolation', () => {
     }
   });
 
+  it('answers every :id route with 404 for the other company’s id, both ways, and changes nothing', async () => {
+    const idsOf = async (api: ReturnType<typeof http>): Promise<Record<string, number>> => {
+      const first = async (path: string): Promise<number> => (await api.get(path)).body.data[0].id;
+      return {
+        product: await first('/products?per_page=1'),
+        order: await first('/orders?per_page=1'),
+        customer: await first('/customers?per_page=1'),
+        tag: await first('/tags?per_page=1'),
+        category: await first('/categories?per_page=1'),
+        return: await first('/returns?per_page=1'),
+        offer: await first('/offers?per_page=1'),
+      };
+    };
+    const routes = (
+      other: Record<string, number>,
+      own: Record<string, number>,
+    ): [string, string, unknown][] => [
+      ['GET', `/products/${other.product}`, undefined],
+      ['PATCH', `/products/${other.product}`, { name: 'hijack' }],
+      ['PATCH', `/products/${other.product}/price`, { price: 1 }],
+      ['PATCH', `/products/${other.product}/stock`, { delta: 1 }],
+      ['GET', `/orders/${other.order}`, undefined],
+      ['PATCH', `/orders/${other.order}`, { notes: 'hijack' }],
+      ['POST', `/orders/${other.order}/awb`, {}],
+      ['POST', `/orders/${other.order}/invoice`, undefined],
+      ['GET', `/customers/${other.customer}`, undefined],
+      ['PATCH', `/customers/${other.customer}`, { name: 'hijack' }],
+      ['PUT', `/tags/${other.tag}`, { color: 'black' }],
+      ['POST', `/tags/${other.tag}/attach`, { product_ids: [own.product] }],
+      ['POST', `/tags/${other.tag}/detach`, { product_ids: [own.product] }],
+      ['DELETE', `/tags/${other.tag}`, undefined],
+      ['GET', `/categories/${other.category}`, undefined],
+      ['GET', `/returns/${other.return}`, undefined],
+      ['GET', `/offers/${other.offer}`, undefined],
+    ];
+    const a = await idsOf(primary);
+    const b = await idsOf(secondary);
+    const snapshot = async (api: ReturnType<typeof http>, ids: Record<string, number>): Promise<string> =>
+      JSON.stringify([
+        (await api.get(`/products/${ids.product}`)).body,
+        (await api.get(`/orders/${ids.order}`)).body,
+        (await api.get(`/customers/${ids.customer}`)).body,
+        (await api.get('/tags?per_page=100')).body,
+      ]);
+    const before = [await snapshot(primary, a), await snapshot(secondary, b)];
+    for (const [caller, other, own] of [
+      [secondary, a, b],
+      [primary, b, a],
+    ] as const)
+      for (const [method, path, body] of routes(other, own)) {
+        const r = await caller.call(method, path, body);
+        expect(r.status, `${method} ${path}`).toBe(404);
+        expect(r.body.error).toBe('not_found');
+      }
+    expect([await snapshot(primary, a), await snapshot(secondary, b)]).toEqual(before);
+  });
+
+  it.each(['abc', '1.5', '-1', '0', '1e3', '0x1', '%20', '99999999999999999999'])(
+    'answers a path id of %s with 404 on every :id route',
+    async (id) => {
+      for (const [method, path] of [
+        ['GET', '/products/:id'],
+        ['PATCH', '/products/:id'],
+        ['PATCH', '/products/:id/price'],
+        ['PATCH', '/products/:id/stock'],
+        ['GET', '/orders/:id'],
+        ['PATCH', '/orders/:id'],
+        ['POST', '/orders/:id/awb'],
+        ['POST', '/orders/:id/invoice'],
+        ['GET', '/customers/:id'],
+        ['PATCH', '/customers/:id'],
+        ['PUT', '/tags/:id'],
+        ['DELETE', '/tags/:id'],
+        ['POST', '/tags/:id/attach'],
+        ['POST', '/tags/:id/detach'],
+        ['GET', '/categories/:id'],
+        ['GET', '/returns/:id'],
+        ['GET', '/offers/:id'],
+      ] as const) {
+        const r = await primary.call(method, path.replace(':id', id), method === 'GET' ? undefined : {});
+        expect(r.status, `${method} ${path}`).toBe(404);
+        expect(r.body.error).toBe('not_found');
+      }
+    },
+  );
+
   it('never changes another company’s data', async () => {
     const before = (await primary.get('/products/1')).body.data;
     expect((await secondary.patch('/products/1', { name: 'hijack' })).status).toBe(404);
