@@ -273,24 +273,44 @@ describe('PATCH /orders/{id}', () => {
     expect(r.body.data.history.at(-1)).toMatchObject({ from, to, note: 'moved' });
   });
 
-  it.each([
-    ['new', 'shipped'],
-    ['new', 'returned'],
-    ['confirmed', 'new'],
-    ['processing', 'confirmed'],
-    ['shipped', 'cancelled'],
-    ['cancelled', 'new'],
-    ['returned', 'shipped'],
-    ['cancelled', 'confirmed'],
-  ])('refuses %s -> %s with 422', async (from, to) => {
-    const p = await freshProduct(5);
-    const o = (
-      await api.post('/orders', { customer_id: 4, status: from, items: [{ product_id: p.id, quantity: 1 }] })
-    ).body.data;
-    const r = await api.patch(`/orders/${o.id}`, { status: to });
-    expect(r.status).toBe(422);
-    expect(r.body.errors.status).toBeDefined();
+  const STATUSES = ['new', 'confirmed', 'processing', 'shipped', 'cancelled', 'returned'];
+  const ALLOWED: Record<string, string[]> = {
+    new: ['confirmed', 'processing', 'cancelled'],
+    confirmed: ['processing', 'cancelled'],
+    processing: ['shipped', 'cancelled'],
+    shipped: ['returned'],
+    cancelled: [],
+    returned: [],
+  };
+  const REFUSED = STATUSES.flatMap((from) =>
+    STATUSES.filter((to) => to !== from && !ALLOWED[from]!.includes(to)).map((to) => [from, to]),
+  );
+
+  it('refuses exactly the 22 moves outside the table', () => {
+    expect(REFUSED).toHaveLength(22);
   });
+
+  it.each(REFUSED)(
+    'refuses %s -> %s with 422, leaving status, history and stock as they were',
+    async (from, to) => {
+      const p = await freshProduct(5);
+      const o = (
+        await api.post('/orders', {
+          customer_id: 4,
+          status: from,
+          items: [{ product_id: p.id, quantity: 1 }],
+        })
+      ).body.data;
+      const stock = (await api.get(`/products/${p.id}`)).body.data.stock_quantity;
+      const r = await api.patch(`/orders/${o.id}`, { status: to, note: 'refused' });
+      expect(r.status).toBe(422);
+      expect(Object.keys(r.body.errors)).toEqual(['status']);
+      const after = (await api.get(`/orders/${o.id}`)).body.data;
+      expect(after.status).toBe(from);
+      expect(after.history).toEqual(o.history);
+      expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(stock);
+    },
+  );
 
   it('treats the same status as a no-op without a history entry', async () => {
     const o = (await api.get('/orders/2')).body.data;
@@ -306,6 +326,87 @@ describe('PATCH /orders/{id}', () => {
     expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(6);
     await api.patch(`/orders/${o.id}`, { status: 'cancelled' });
     expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(10);
+  });
+
+  it('restocks variant lines when cancelled from processing, keeping the product stock the sum', async () => {
+    const product = (await api.get('/products/48')).body.data;
+    const [a, b] = product.variants;
+    await api.patch('/products/stock/bulk', {
+      items: [
+        { id: 48, variant_id: a.id, quantity: 5 },
+        { id: 48, variant_id: b.id, quantity: 1 },
+      ],
+    });
+    const o = (
+      await api.post('/orders', {
+        customer_id: 4,
+        status: 'processing',
+        items: [
+          { product_id: 48, variant_id: a.id, quantity: 2 },
+          { sku: b.sku, quantity: 3 },
+        ],
+      })
+    ).body.data;
+    const taken = (await api.get('/products/48')).body.data;
+    expect(taken.variants.slice(0, 2).map((v: { stock_quantity: number }) => v.stock_quantity)).toEqual([
+      3, 0,
+    ]);
+    await api.patch(`/orders/${o.id}`, { status: 'cancelled' });
+    const back = (await api.get('/products/48')).body.data;
+    expect(back.variants.slice(0, 2).map((v: { stock_quantity: number }) => v.stock_quantity)).toEqual([
+      5, 1,
+    ]);
+    expect(back.stock_quantity).toBe(
+      back.variants.reduce((s: number, v: { stock_quantity: number }) => s + v.stock_quantity, 0),
+    );
+  });
+
+  it('does not restock on return or a second cancel, and an order created cancelled takes nothing', async () => {
+    const p = await freshProduct(10);
+    const shipped = (
+      await api.post('/orders', {
+        customer_id: 4,
+        status: 'shipped',
+        items: [{ product_id: p.id, quantity: 2 }],
+      })
+    ).body.data;
+    await api.patch(`/orders/${shipped.id}`, { status: 'returned' });
+    expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(8);
+    const cancelled = (
+      await api.post('/orders', {
+        customer_id: 4,
+        status: 'cancelled',
+        items: [{ product_id: p.id, quantity: 3 }],
+      })
+    ).body.data;
+    expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(8);
+    expect((await api.patch(`/orders/${cancelled.id}`, { status: 'cancelled' })).status).toBe(200);
+    expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(8);
+  });
+
+  it('never oversells nor invents stock under concurrent creates on a low-stock product', async () => {
+    const p = await freshProduct(5);
+    const orders = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        api.post('/orders', { customer_id: 3, items: [{ product_id: p.id, quantity: 1 }] }),
+      ),
+    );
+    expect(orders.every((r) => r.status === 201)).toBe(true);
+    expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(0);
+    await Promise.all(orders.map((r) => api.patch(`/orders/${r.body.data.id}`, { status: 'cancelled' })));
+    expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(5);
+  });
+
+  it('loses no decrement when orders and stock deltas interleave', async () => {
+    const p = await freshProduct(1000);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? api.post('/orders', { customer_id: 3, items: [{ product_id: p.id, quantity: 3 }] })
+          : api.patch('/products/stock/bulk', { items: [{ id: p.id, delta: 1 }] }),
+      ),
+    );
+    expect((await api.get(`/products/${p.id}`)).body.data.stock_quantity).toBe(1000 - 10 * 3 + 10);
   });
 
   it('updates payment and shipping fields, notes and labels', async () => {
@@ -406,6 +507,30 @@ describe('POST /orders/{id}/invoice', () => {
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
     expect((await api.get(`/orders/${a.id}`)).body.data.invoice).toEqual(first.body.data);
+  });
+
+  it('numbers invoices per company: each company has its own series and counter', async () => {
+    const secondary = http(sb, 'secondary');
+    const issue = async (client: ReturnType<typeof http>): Promise<{ series: string; number: number }> => {
+      const product = (await client.get('/products?status=active&per_page=1')).body.data.find(
+        (x: { type: string }) => x.type === 'simple',
+      );
+      const customer = (await client.get('/customers?per_page=1')).body.data[0];
+      const o = (
+        await client.post('/orders', {
+          customer_id: customer.id,
+          items: [{ product_id: product.id, quantity: 1 }],
+        })
+      ).body.data;
+      return (await client.post(`/orders/${o.id}/invoice`)).body.data;
+    };
+    const a1 = await issue(api);
+    const b1 = await issue(secondary);
+    const a2 = await issue(api);
+    const b2 = await issue(secondary);
+    expect([a1.series, b1.series]).toEqual(['DRF', 'SSF']);
+    expect(a2.number).toBe(a1.number + 1);
+    expect(b2.number).toBe(b1.number + 1);
   });
 
   it('refuses a cancelled order', async () => {
