@@ -190,3 +190,25 @@ export function redactDeep<T>(value: T, secret: string): T {
   }
   return value;
 }
+
+/**
+ * A copy of a foreign error (undici's, the OS's) safe to keep as a `cause`: name, code, message and
+ * stack with the secret redacted, its own cause (and an AggregateError's `errors`) copied the same
+ * way, and nothing else: no socket, no headers, no request options that could hold the key.
+ */
+export function redactError(error: unknown, secret: string, depth = 0): Error {
+  if (!(error instanceof Error)) return new Error(redactSecret(String(error), secret));
+  const hasCause = depth < 4 && error.cause !== undefined;
+  const copy = new Error(
+    redactSecret(error.message, secret),
+    hasCause ? { cause: redactError(error.cause, secret, depth + 1) } : undefined,
+  ) as Error & { code?: string; errors?: Error[] };
+  copy.name = error.name;
+  copy.stack = redactSecret(error.stack ?? '', secret);
+  const { code, errors } = error as { code?: unknown; errors?: unknown };
+  if (typeof code === 'string') copy.code = code;
+  if (Array.isArray(errors) && depth < 4) {
+    copy.errors = errors.slice(0, 8).map((item) => redactError(item, secret, depth + 1));
+  }
+  return copy;
+}

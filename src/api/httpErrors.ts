@@ -10,6 +10,7 @@ import {
   RateLimitedError,
   ServerError,
   TimeoutError,
+  redactError,
   redactSecret,
   type ApiError,
   type FieldErrors,
@@ -111,6 +112,7 @@ export function errorFromFailure(
     return new TimeoutError(message, ctx, timedOutAfterMs);
   }
   const code = networkCodeOf(error);
+  const cause = redactError(error, secret);
   const detail = redactSecret(error instanceof Error ? error.message : String(error), secret);
   const message = `${what}: ${code ?? 'network error'}${detail ? ` (${detail})` : ''}`;
   if (!idempotent && !(code && NOT_SENT_CODES.has(code))) {
@@ -118,8 +120,8 @@ export function errorFromFailure(
       `${message}; the request may have been applied`,
       ctx,
       'api_network',
-      error,
+      cause,
     );
   }
-  return new NetworkError(message, ctx, code, error);
+  return new NetworkError(message, ctx, code, cause);
 }

@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
   ApiValidationError,
@@ -135,5 +137,56 @@ describe('errorFromFailure', () => {
     const unknown = errorFromFailure(new Error('aborted'), post, false, 50, KEY);
     expect(unknown).toBeInstanceOf(OutcomeUnknownError);
     expect((unknown as OutcomeUnknownError).reason).toBe('api_timeout');
+  });
+
+  it('keeps a cause chain that embeds the key (headers, echoed text) out of every serialized form', () => {
+    // Shaped like undici's errors: headers and a socket on the error, the detail in a nested cause.
+    const root = Object.assign(new Error(`socket hang up after sending Bearer ${KEY}`), {
+      code: 'ECONNRESET',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    const undiciLike = Object.assign(new Error(`other side closed (${KEY})`, { cause: root }), {
+      code: 'UND_ERR_SOCKET',
+      socket: { localPort: 1234, remotePort: 80 },
+      headers: { 'x-api-key': KEY },
+    });
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'trace' },
+      new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) }),
+    );
+    for (const [context, idempotent] of [
+      [get, true],
+      [post, false],
+    ] as const) {
+      const error = errorFromFailure(undiciLike, context, idempotent, null, KEY);
+      expect(error).toBeInstanceOf(idempotent ? NetworkError : OutcomeUnknownError);
+      const chain: unknown[] = [];
+      for (let at: unknown = error; at instanceof Error; at = at.cause) chain.push(at);
+      expect(chain).toHaveLength(3);
+      expect((chain[1] as { code?: string }).code).toBe('UND_ERR_SOCKET');
+      expect((chain[2] as { code?: string }).code).toBe('ECONNRESET');
+      for (const link of chain) {
+        expect(JSON.stringify(link)).not.toContain(KEY);
+        expect(String((link as Error).message)).not.toContain(KEY);
+        expect(String((link as Error).stack)).not.toContain(KEY);
+        expect(Object.keys(link as object)).not.toContain('headers');
+      }
+      logger.error({ err: error }, 'call failed');
+    }
+    expect(lines.join('')).toContain('UND_ERR_SOCKET');
+    expect(lines.join('')).not.toContain(KEY);
+  });
+
+  it('keeps the key out of the errors of an AggregateError cause', () => {
+    const aggregate = Object.assign(
+      new AggregateError([new Error(`to ::1 with ${KEY}`), new Error('to 127.0.0.1')], `failed ${KEY}`),
+      { code: 'ECONNREFUSED' },
+    );
+    const error = errorFromFailure(aggregate, post, false, null, KEY);
+    expect(error).toBeInstanceOf(NetworkError);
+    const cause = error.cause as Error & { errors: Error[] };
+    expect(cause.errors.map((e) => e.message)).toEqual(['to ::1 with [redacted]', 'to 127.0.0.1']);
+    expect(JSON.stringify([error, cause, cause.errors])).not.toContain(KEY);
   });
 });
