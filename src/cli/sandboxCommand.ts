@@ -2,10 +2,10 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { startSandbox } from '../sandbox/index.js';
 
 const integer =
-  (name: string, min: number) =>
+  (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
   (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min)
-      throw new InvalidArgumentError(`${name} must be an integer >= ${min}`);
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+      throw new InvalidArgumentError(`${name} must be an integer from ${min} to ${max}`);
     return Number(value);
   };
 
@@ -37,7 +37,7 @@ export function registerSandboxCommand(program: Command): void {
       'Run the API v2 sandbox: a complete local implementation of the Commerce Management Service API',
     )
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <port>', 'port (0 picks a free one)', integer('--port', 0), 8787)
+    .option('--port <port>', 'port (0 picks a free one)', integer('--port', 0, 65535), 8787)
     .option('--db <path>', "SQLite database: ':memory:' or a file (reused if it exists)", ':memory:')
     .option('--seed <kind>', 'demo | empty', oneOf(['demo', 'empty']), 'demo')
     .option(
