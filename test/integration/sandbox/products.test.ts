@@ -253,13 +253,11 @@ describe('POST /products', () => {
 });
 
 describe('PATCH /products/{id}', () => {
-  it('updates fields and moves updated_at', async () => {
+  it('updates fields and keeps created_at', async () => {
     const created = (await api.post('/products', { name: 'Patch me' })).body.data;
-    await sleep(1100);
     const r = await api.patch(`/products/${created.id}`, { name: 'Patched', status: 'active' });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ name: 'Patched', status: 'active' });
-    expect(r.body.data.updated_at > created.updated_at).toBe(true);
     expect(r.body.data.created_at).toBe(created.created_at);
   });
 
@@ -283,9 +281,8 @@ describe('PATCH /products/{id}', () => {
 });
 
 describe('PATCH /products/{id}/price', () => {
-  it('sets prices and moves updated_at', async () => {
+  it('sets prices', async () => {
     const created = (await api.post('/products', { name: 'Priced', price: 1 })).body.data;
-    await sleep(1100);
     const r = await api.patch(`/products/${created.id}/price`, {
       price: 12.5,
       sale_price: null,
@@ -294,7 +291,6 @@ describe('PATCH /products/{id}/price', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ price: 12.5, sale_price: null, cost_price: 7, vat_rate: 5 });
-    expect(r.body.data.updated_at > created.updated_at).toBe(true);
   });
 
   it('sets a variant price with variant_id', async () => {
@@ -369,5 +365,95 @@ describe('GET /products/stock/list', () => {
     const s = await api.get('/products/stock/list?search=demo-0006');
     expect(s.body.data[0].variants.length).toBeGreaterThan(0);
     expect((await api.get('/products/stock/list?per_page=0')).status).toBe(422);
+  });
+});
+
+describe('updated_at', () => {
+  it('moves with every kind of change to a product, and updated_after finds exactly the changed ones', async () => {
+    const make = async (name: string, extra: Record<string, unknown> = {}): Promise<any> =>
+      // eslint-disable-line @typescript-eslint/no-explicit-any
+      (await api.post('/products', { name, status: 'active', price: 10, stock_quantity: 10, ...extra })).body
+        .data;
+    const variable = (name: string): Record<string, unknown> => ({
+      type: 'variable',
+      stock_quantity: undefined,
+      variants: [
+        { sku: `${name}-A`, name: 'A', price: 10, stock_quantity: 5 },
+        { sku: `${name}-B`, name: 'B', price: 10, stock_quantity: 5 },
+      ],
+    });
+    const p: Record<string, any> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const name of [
+      'fields',
+      'price',
+      'quantity',
+      'delta',
+      'bulkStock',
+      'bulkPrice',
+      'attach',
+      'ordered',
+      'untouched',
+    ])
+      p[name] = await make(`UA ${name}`);
+    for (const name of ['detach', 'rename', 'deleteTag', 'cancelled']) p[name] = await make(`UA ${name}`);
+    for (const name of ['variantStock', 'variantPrice', 'variantBulk'])
+      p[name] = await make(`UA-${name}`, variable(`UA-${name}`));
+    const tag = async (name: string, productId: number): Promise<number> => {
+      const id = (await api.post('/tags', { name })).body.data.id;
+      await api.post(`/tags/${id}/attach`, { product_ids: [productId] });
+      return id;
+    };
+    const attachTag = (await api.post('/tags', { name: 'UA attach' })).body.data.id;
+    const detachTag = await tag('UA detach', p.detach.id);
+    const renameTag = await tag('UA rename', p.rename.id);
+    const doomedTag = await tag('UA delete', p.deleteTag.id);
+    const order = (
+      await api.post('/orders', { customer_id: 1, items: [{ product_id: p.cancelled.id, quantity: 2 }] })
+    ).body.data;
+    const since = (await api.get(`/products/${p.cancelled.id}`)).body.data.updated_at;
+    const baseline = new Map<number, string>();
+    for (const x of Object.values(p))
+      baseline.set(x.id, (await api.get(`/products/${x.id}`)).body.data.updated_at);
+    expect(Math.max(...[...baseline.values()].map(Date.parse))).toBe(Date.parse(since));
+    await sleep(1100);
+
+    const changes = [
+      api.patch(`/products/${p.fields.id}`, { meta_title: 'new' }),
+      api.patch(`/products/${p.price.id}/price`, { sale_price: 9 }),
+      api.patch(`/products/${p.quantity.id}/stock`, { quantity: 3 }),
+      api.patch(`/products/${p.delta.id}/stock`, { delta: -1 }),
+      api.patch('/products/stock/bulk', { items: [{ sku: p.bulkStock.sku, delta: 2 }] }),
+      api.patch('/products/prices/bulk', { items: [{ id: p.bulkPrice.id, cost_price: 4 }] }),
+      api.post(`/tags/${attachTag}/attach`, { product_ids: [p.attach.id] }),
+      api.post(`/tags/${detachTag}/detach`, { product_ids: [p.detach.id] }),
+      api.put(`/tags/${renameTag}`, { name: 'UA renamed' }),
+      api.delete(`/tags/${doomedTag}`),
+      api.post('/orders', { customer_id: 1, items: [{ product_id: p.ordered.id, quantity: 1 }] }),
+      api.patch(`/orders/${order.id}`, { status: 'cancelled' }),
+      api.patch(`/products/${p.variantStock.id}/stock`, {
+        variant_id: p.variantStock.variants[0].id,
+        delta: 1,
+      }),
+      api.patch(`/products/${p.variantPrice.id}/price`, {
+        variant_id: p.variantPrice.variants[1].id,
+        price: 11,
+      }),
+      api.patch('/products/prices/bulk', { items: [{ sku: 'UA-variantBulk-B', sale_price: 8 }] }),
+    ];
+    for (const r of await Promise.all(changes)) expect(r.status).toBeLessThan(300);
+
+    for (const [name, x] of Object.entries(p)) {
+      const now = (await api.get(`/products/${x.id}`)).body.data.updated_at;
+      if (name === 'untouched') expect(now, name).toBe(baseline.get(x.id));
+      else expect(now > baseline.get(x.id)!, name).toBe(true);
+    }
+    const after = await api.get(`/products?per_page=100&updated_after=${since}`);
+    const changed = Object.entries(p)
+      .filter(([name]) => name !== 'untouched')
+      .map(([, x]) => x.id)
+      .sort((a, b) => a - b);
+    expect(after.body.data.map((x: { id: number }) => x.id).filter((id: number) => baseline.has(id))).toEqual(
+      changed,
+    );
   });
 });
