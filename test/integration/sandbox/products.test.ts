@@ -368,10 +368,12 @@ describe('GET /products/stock/list', () => {
   });
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
+type Json = any;
+
 describe('updated_at', () => {
   it('moves with every kind of change to a product, and updated_after finds exactly the changed ones', async () => {
-    const make = async (name: string, extra: Record<string, unknown> = {}): Promise<any> =>
-      // eslint-disable-line @typescript-eslint/no-explicit-any
+    const make = async (name: string, extra: Record<string, unknown> = {}): Promise<Json> =>
       (await api.post('/products', { name, status: 'active', price: 10, stock_quantity: 10, ...extra })).body
         .data;
     const variable = (name: string): Record<string, unknown> => ({
@@ -382,7 +384,7 @@ describe('updated_at', () => {
         { sku: `${name}-B`, name: 'B', price: 10, stock_quantity: 5 },
       ],
     });
-    const p: Record<string, any> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const p: Record<string, Json> = {};
     for (const name of [
       'fields',
       'price',
