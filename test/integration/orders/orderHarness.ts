@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../../src/api/createApiClient.js';
@@ -49,6 +49,8 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
     erp: { type: 'file', path: join(dir, 'erp'), ...(options.config?.erp as object | undefined) },
   };
   const config = parseConfig(raw);
+  // The adapter refuses a missing drop folder (a mistyped erp.path must not swallow orders).
+  if (config.erp.type === 'file') await mkdir(config.erp.path, { recursive: true });
   const configPath = join(dir, 'config.json');
   await writeFile(configPath, JSON.stringify(raw));
   const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
