@@ -111,7 +111,7 @@ describe('orders import killed at random points', () => {
       expect(orderRepositoriesOf(store).seen.queued()).toEqual([]);
       store.close();
       expect(partial).toBeGreaterThan(0);
-    }, 60_000);
+    }, 90_000); // typically 10-25 s; the margin is for a machine loaded by other suites
   }
 });
 
