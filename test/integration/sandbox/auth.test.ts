@@ -84,6 +84,54 @@ describe('routing and body errors', () => {
     expect((await http(sb).post('/orders/1')).status).toBe(405);
   });
 
+  it.each([
+    ['/account', 'POST', 'GET, HEAD'],
+    ['/stats', 'DELETE', 'GET, HEAD'],
+    ['/products', 'PUT', 'GET, HEAD, POST'],
+    ['/products/1', 'DELETE', 'GET, HEAD, PATCH'],
+    ['/products/1/price', 'PUT', 'PATCH'],
+    ['/products/1/stock', 'POST', 'PATCH'],
+    ['/products/prices/bulk', 'POST', 'PATCH'],
+    ['/products/stock/bulk', 'PUT', 'PATCH'],
+    ['/products/stock/list', 'POST', 'GET, HEAD'],
+    ['/orders', 'PATCH', 'GET, HEAD, POST'],
+    ['/orders/1', 'DELETE', 'GET, HEAD, PATCH'],
+    ['/orders/1/awb', 'GET', 'POST'],
+    ['/orders/1/invoice', 'PATCH', 'POST'],
+    ['/customers', 'POST', 'GET, HEAD'],
+    ['/customers/1', 'DELETE', 'GET, HEAD, PATCH'],
+    ['/tags', 'DELETE', 'GET, HEAD, POST'],
+    ['/tags/1', 'GET', 'DELETE, PUT'],
+    ['/tags/1/attach', 'GET', 'POST'],
+    ['/tags/1/detach', 'PUT', 'POST'],
+    ['/categories', 'POST', 'GET, HEAD'],
+    ['/categories/1', 'PATCH', 'GET, HEAD'],
+    ['/returns', 'POST', 'GET, HEAD'],
+    ['/returns/1', 'DELETE', 'GET, HEAD'],
+    ['/offers', 'POST', 'GET, HEAD'],
+    ['/offers/1', 'PUT', 'GET, HEAD'],
+    ['/marketplaces/list', 'POST', 'GET, HEAD'],
+    ['/couriers', 'POST', 'GET, HEAD'],
+    ['/billing-software', 'DELETE', 'GET, HEAD'],
+    ['/websites/list', 'PATCH', 'GET, HEAD'],
+    ['/fulfillments/list', 'POST', 'GET, HEAD'],
+    ['/general/currencies', 'POST', 'GET, HEAD'],
+    ['/general/languages', 'PUT', 'GET, HEAD'],
+    ['/general/countries', 'DELETE', 'GET, HEAD'],
+  ])('answers %s with %s as 405 and lists the allowed methods', async (path, method, allowed) => {
+    const r = await http(sb).call(method, path, method === 'GET' ? undefined : {});
+    expect(r.status).toBe(405);
+    expect(r.body.error).toBe('method_not_allowed');
+    expect(
+      r.headers
+        .get('allow')
+        ?.split(',')
+        .map((m) => m.trim())
+        .sort()
+        .join(', '),
+    ).toBe(allowed);
+  });
+
   it('answers a non-integer id with 404', async () => {
     expect((await http(sb).get('/products/abc')).status).toBe(404);
     expect((await http(sb).get('/orders/0')).status).toBe(404);
