@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
@@ -62,6 +62,7 @@ async function runOrders(sandbox: Sandbox, configFile: string): Promise<Measured
 
 function writeConfig(dir: string, name: string, sandbox: Sandbox): string {
   const file = join(dir, `${name}.yaml`);
+  mkdirSync(join(dir, name), { recursive: true }); // the ERP drop folder must exist
   writeFileSync(
     file,
     [
