@@ -1,0 +1,94 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../support/cli.js';
+
+// `systemd-analyze verify` of the unmodified unit files, inside a temporary root (--root) that
+// holds the units, the system's own units (sysinit.target, timers.target, ...) and a stand-in
+// executable at the ExecStart path, so that verify checks everything it would on a real host.
+
+const UNITS = ['erp-sync.service', 'erp-sync.timer'];
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+
+function makeRoot(options: { withExecutable: boolean }): string {
+  const root = mkdtempSync(join(tmpdir(), 'erp-sync-systemd-'));
+  roots.push(root);
+  mkdirSync(join(root, 'etc/systemd/system'), { recursive: true });
+  for (const unit of UNITS)
+    cpSync(join(PROJECT_ROOT, 'deploy', unit), join(root, 'etc/systemd/system', unit));
+  mkdirSync(join(root, 'usr/lib/systemd'), { recursive: true });
+  cpSync('/usr/lib/systemd/system', join(root, 'usr/lib/systemd/system'), { recursive: true });
+  if (options.withExecutable) {
+    mkdirSync(join(root, 'usr/local/bin'), { recursive: true });
+    writeFileSync(join(root, 'usr/local/bin/erp-sync'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(root, 'usr/local/bin/erp-sync'), 0o755);
+  }
+  return root;
+}
+
+function verify(root: string): { code: number | null; output: string } {
+  const result = spawnSync('systemd-analyze', ['verify', `--root=${root}`, ...UNITS], { encoding: 'utf8' });
+  if (result.error) throw result.error;
+  return { code: result.status, output: `${result.stdout}${result.stderr}`.trim() };
+}
+
+const unit = (name: string): string => readFileSync(join(PROJECT_ROOT, 'deploy', name), 'utf8');
+
+describe('systemd units', () => {
+  it('pass systemd-analyze verify with no warning at all', () => {
+    const result = verify(makeRoot({ withExecutable: true }));
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('verify really checks them: it fails when /usr/local/bin/erp-sync is missing', () => {
+    const result = verify(makeRoot({ withExecutable: false }));
+    expect(result.output).toContain('Command /usr/local/bin/erp-sync is not executable');
+    expect(result.code).not.toBe(0);
+  });
+
+  it('run run-once as a oneshot under a dedicated user, hardened, every minute with catch-up', () => {
+    const service = unit('erp-sync.service');
+    expect(service).toMatch(/^Type=oneshot$/m);
+    expect(service).toMatch(
+      /^ExecStart=\/usr\/local\/bin\/erp-sync run-once --config \/etc\/erp-sync\/config\.yaml$/m,
+    );
+    expect(service).toMatch(/^EnvironmentFile=\/etc\/erp-sync\/env$/m);
+    expect(service).toMatch(/^User=erp-sync$/m);
+    for (const setting of [
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'PrivateTmp=yes',
+      'ProtectHome=yes',
+    ]) {
+      expect(service).toMatch(new RegExp(`^${setting}$`, 'm'));
+    }
+    // V8 needs writable+executable pages: this setting would make every run crash
+    expect(service).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
+    // the store (state directory) and the ERP folder stay writable under ProtectSystem=strict
+    expect(service).toMatch(/^StateDirectory=erp-sync$/m);
+    expect(service).toMatch(/^Environment=ERP_SYNC_STORE=\/var\/lib\/erp-sync\//m);
+    expect(service).toMatch(/^ReadWritePaths=\S+/m);
+
+    const timer = unit('erp-sync.timer');
+    expect(timer).toMatch(/^OnCalendar=\*-\*-\* \*:\*:00$/m);
+    expect(timer).toMatch(/^Persistent=true$/m);
+    expect(timer).toMatch(/^AccuracySec=1s$/m);
+    expect(timer).toMatch(/^Unit=erp-sync\.service$/m);
+    const calendar = spawnSync('systemd-analyze', ['calendar', '--iterations=2', '*-*-* *:*:00'], {
+      encoding: 'utf8',
+      env: { ...process.env, TZ: 'UTC' },
+    });
+    const next = [
+      ...calendar.stdout.matchAll(/(?:Next elapse|Iter\. #2): \S+ \S+ (\d\d):(\d\d):(\d\d) UTC$/gm),
+    ];
+    expect(next).toHaveLength(2);
+    const [first, second] = next.map((m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]));
+    expect((second! - first! + 86_400) % 86_400).toBe(60);
+  });
+});
