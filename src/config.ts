@@ -9,7 +9,7 @@ import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
  * the validated slice it needs.
  */
 
-const apiSchema = z.object({
+const apiSchema = z.strictObject({
   baseUrl: z.url().describe('API v2 base URL, ending in /api/v2 (env CMS_BASE_URL)'),
   apiKey: z.string().min(1).describe('API key (env CMS_API_KEY)'),
   authHeader: z.enum(['bearer', 'x-api-key']).default('bearer'),
@@ -19,7 +19,7 @@ const apiSchema = z.object({
   deadlineMs: z.number().int().positive().default(120_000),
 });
 
-const fileErpSchema = z.object({
+const fileErpSchema = z.strictObject({
   type: z.literal('file'),
   path: z.string().min(1).describe('drop folder with stock/prices/products/events files'),
   decimalComma: z.boolean().default(false),
@@ -32,7 +32,7 @@ const fileErpSchema = z.object({
   stableTimeoutMs: z.number().int().min(0).default(30_000),
   archive: z.boolean().default(false),
   outbox: z
-    .object({
+    .strictObject({
       format: z.enum(['json', 'xml']).default('json'),
       ordersDir: z.string().optional(),
       updatesDir: z.string().optional(),
@@ -45,27 +45,33 @@ const fileErpSchema = z.object({
 
 const erpSchema = z.discriminatedUnion('type', [fileErpSchema]);
 
-const safetyRuleSchema = z.object({
+const safetyRuleSchema = z.strictObject({
   pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
   units: z.number().int().min(0),
 });
 
 const syncSchema = z
-  .object({
+  .strictObject({
     batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(500),
     concurrency: z.number().int().min(1).max(32).default(4),
     safetyBuffer: z
-      .object({ units: z.number().int().min(0).default(0), rules: z.array(safetyRuleSchema).default([]) })
+      .strictObject({
+        units: z.number().int().min(0).default(0),
+        rules: z.array(safetyRuleSchema).default([]),
+      })
       .default({ units: 0, rules: [] }),
     catalog: z
-      .object({
+      .strictObject({
         overlapSeconds: z.number().int().min(0).default(120),
         perPage: z.number().int().min(1).max(100).default(100),
       })
       .default({ overlapSeconds: 120, perPage: 100 }),
     /** Per-pipeline store lease: overlapping runs take turns; a crashed run's lease lapses after ttlSeconds. */
     lease: z
-      .object({ ttlSeconds: z.number().min(1).default(30), waitSeconds: z.number().min(0).default(600) })
+      .strictObject({
+        ttlSeconds: z.number().min(1).default(30),
+        waitSeconds: z.number().min(0).default(600),
+      })
       .default({ ttlSeconds: 30, waitSeconds: 600 }),
   })
   .default({
@@ -116,12 +122,14 @@ export const configSchema = z.object({
   api: apiSchema,
   erp: erpSchema,
   store: z
-    .object({ path: z.string().min(1).default('./data/erp-sync.db') })
+    .strictObject({ path: z.string().min(1).default('./data/erp-sync.db') })
     .default({ path: './data/erp-sync.db' }),
   sync: syncSchema,
   orders: ordersSchema,
   log: z
-    .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    })
     .default({ level: 'info' }),
 });
 
@@ -169,9 +177,15 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
 }
 
 export function parseConfig(raw: unknown, origin?: string): Config {
-  const result = configSchema.safeParse(raw);
+  // A missing `api` section is reported key by key (api.baseUrl, api.apiKey), with their env names.
+  const input = isPlainObject(raw) && raw.api === undefined ? { ...raw, api: {} } : raw;
+  const result = configSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
+  const issues = result.error.issues.flatMap((issue) => {
+    // A misspelt key would otherwise be ignored in silence and its default used.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((name) => `${[...issue.path, name].join('.')}: unknown key`);
+    }
     const key = issue.path.join('.') || '(root)';
     const hint = envHint(issue.path.map(String));
     const reason = /received undefined$/.test(issue.message) ? 'is required' : issue.message;
@@ -197,7 +211,9 @@ function readYamlFile(file: string): Record<string, unknown> {
   try {
     parsed = parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`configuration file ${file} is not valid YAML: ${(error as Error).message}`);
+    // Only the first line: the parser's message goes on with an excerpt of the file, which may hold the key.
+    const [first = ''] = (error as Error).message.split('\n');
+    throw new ConfigError(`configuration file ${file} is not valid YAML: ${first.replace(/:$/, '')}`);
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
