@@ -43,6 +43,16 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
       const summary = await getPipeline(name)!(ctx, { full: options.full, dryRun: options.dryRun });
       summaries.push(summary);
       if (summary.fatal || abort.signal.aborted) break;
+      if (unreachable(summary)) {
+        // Every further pipeline would spend its retries on the same dead address.
+        const rest = names.slice(names.indexOf(name) + 1);
+        if (rest.length) {
+          process.stderr.write(
+            `erp-sync: the platform at ${config.api.baseUrl} cannot be reached; not run: ${rest.join(', ')}\n`,
+          );
+        }
+        break;
+      }
     }
   } finally {
     progress.stop();
@@ -71,6 +81,11 @@ function formatPreviews(summaries: RunSummary[]): string {
     out += summary.preview.map((item) => `  ${JSON.stringify(item)}`).join('\n') + '\n';
   }
   return out;
+}
+
+/** Nothing went through and the API could not be reached at all (after the client's retries). */
+function unreachable(summary: RunSummary): boolean {
+  return summary.applied === 0 && /\bapi_network: /.test(summary.error ?? '');
 }
 
 function hintFor(error: string): string {

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/types.js';
+import { runCli } from '../../unit/cli/runCli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 let harness: Harness | undefined;
@@ -10,22 +10,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function writeConfig(h: Harness): string {
   const file = join(h.dir, 'config.yaml');
