@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { ApiProduct } from '../api/schemas.js';
-import { describeError, isErpSyncError } from '../domain/errors.js';
+import { isErpSyncError } from '../domain/errors.js';
 import { itemKeyString } from '../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
 import { isRefusedFingerprint, pricesMatch, stockMatches, type PriceValues } from './fingerprint.js';
-import { emptySummary } from './summary.js';
+import { emptySummary, failRun, finishRun } from './summary.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const CATALOG_CURSOR = 'catalog.products';
@@ -85,30 +85,9 @@ export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise
     const next = tracker.next(previous, scanStartedAt);
     if (!options.dryRun && next && next !== previous) store.cursors.set(CATALOG_CURSOR, next);
   } catch (error) {
-    summary.error = describeError(error);
-    summary.fatal = isErpSyncError(error) && error.fatal;
-    // Our own error classes carry a clear message; anything else is a bug: keep its stack.
-    log.error(
-      { err: isErpSyncError(error) ? summary.error : error },
-      summary.fatal ? 'run stopped' : 'run failed',
-    );
+    failRun(log, summary, error, isErpSyncError(error) && error.fatal);
   } finally {
-    summary.requests = ctx.requests.total - requestsBefore.total;
-    summary.writeRequests = ctx.requests.writes - requestsBefore.writes;
-    summary.seconds = (performance.now() - started) / 1000;
-    if (runId !== undefined) {
-      store.runs.finish(
-        runId,
-        summary.error === undefined ? { counts: summary } : { counts: summary, error: summary.error },
-      );
-    }
-    ctx.onProgress?.({
-      pipeline: 'catalog',
-      read: summary.read,
-      sent: 0,
-      applied: summary.applied,
-      done: true,
-    });
+    finishRun(ctx, summary, { started, requestsBefore, runId });
   }
   return summary;
 }

@@ -8,7 +8,7 @@ import { refusedFingerprint } from './fingerprint.js';
 import { acquireLease, LeaseLostError, type Lease } from './lease.js';
 import { createPool } from './pool.js';
 import { reasonsByIndex, sendSplitting, type Refusal } from './splitOnRefusal.js';
-import { emptySummary } from './summary.js';
+import { emptySummary, failRun, finishRun } from './summary.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const NOT_ON_PLATFORM = 'not on the platform';
@@ -210,23 +210,10 @@ export async function runPush<R extends ItemKey, W>(
   } catch (error) {
     // Requests still in flight finish and are recorded before the lease is released.
     await pool.drain().catch(() => undefined);
-    summary.error = describeError(error);
-    summary.fatal = stopsTheRun(error);
-    // Our own error classes carry a clear message; anything else is a bug: keep its stack.
-    log.error(
-      { err: isErpSyncError(error) ? summary.error : error },
-      summary.fatal ? 'run stopped' : 'run failed',
-    );
+    failRun(log, summary, error, stopsTheRun(error));
   } finally {
-    summary.requests = ctx.requests.total - requestsBefore.total;
-    summary.writeRequests = ctx.requests.writes - requestsBefore.writes;
-    summary.seconds = (performance.now() - started) / 1000;
-    if (runId !== undefined) {
-      const { preview: _preview, ...counts } = summary;
-      store.runs.finish(runId, summary.error === undefined ? { counts } : { counts, error: summary.error });
-    }
+    finishRun(ctx, summary, { started, requestsBefore, runId });
     lease?.release();
-    progress(true);
   }
   if (!summary.error && !options.dryRun) await ctx.erp.commit(pipeline);
   return summary;
