@@ -10,18 +10,37 @@ export interface RetrySettings {
   maxBackoffMs: number;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
+export interface RetrySignals {
+  /** The caller's signal: aborting it rejects a retry wait with its reason. */
+  abort?: AbortSignal | undefined;
+  /** The client's close(): ends a retry wait at once, and the call with its last error. */
+  stop?: AbortSignal | undefined;
+}
+
+/** Waits `ms`; resolves false when `stop` fires first, rejects with the reason when `abort` does. */
+function wait(ms: number, { abort, stop }: RetrySignals): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    if (abort?.aborted) return reject(abort.reason as Error);
+    if (stop?.aborted) return resolve(false);
+    const done = () => {
       clearTimeout(timer);
-      reject(signal?.reason as Error);
+      abort?.removeEventListener('abort', onAbort);
+      stop?.removeEventListener('abort', onStop);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const onAbort = () => {
+      done();
+      reject(abort?.reason as Error);
+    };
+    const onStop = () => {
+      done();
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve(true);
+    }, ms);
+    abort?.addEventListener('abort', onAbort, { once: true });
+    stop?.addEventListener('abort', onStop, { once: true });
   });
 }
 
@@ -31,45 +50,68 @@ export function isRetryable(error: unknown): error is ApiError {
   return error instanceof ApiError && error.retryable;
 }
 
-/**
- * Runs `attempt` with exponential backoff and jitter (p-retry) for retryable ApiErrors, waiting at
- * least a 429's (or 503's) Retry-After, and never past the deadline: a wait that would cross it ends the call
- * with the last error instead. Non-idempotent requests are safe here because the transport maps
- * their maybe-applied failures to OutcomeUnknownError, which is not retryable.
- */
 function retryAfterOf(error: ApiError): number | null {
   return error instanceof RateLimitedError || error instanceof ServerError ? error.retryAfterMs : null;
 }
 
+/**
+ * The wait before retry number `retryIndex + 1`: `minBackoffMs * 2^retryIndex`, times a random
+ * factor in [1, 2) (p-retry's `randomize`), capped at `maxBackoffMs`.
+ */
+export function backoffDelay(
+  retryIndex: number,
+  settings: Pick<RetrySettings, 'minBackoffMs' | 'maxBackoffMs'>,
+  random: () => number = Math.random,
+): number {
+  const step = settings.minBackoffMs * 2 ** retryIndex;
+  return Math.round(Math.min(settings.maxBackoffMs, step * (1 + random())));
+}
+
+/**
+ * The wait before the next attempt: the backoff step, or for a 429 (or a 503) with Retry-After, that
+ * delay plus a jitter of at most one minimum step (so that waiting clients do not return together).
+ */
+export function retryDelay(
+  error: ApiError,
+  retryIndex: number,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): number {
+  const retryAfterMs = retryAfterOf(error);
+  if (retryAfterMs === null) return backoffDelay(retryIndex, settings, random);
+  return retryAfterMs + Math.round(random() * settings.minBackoffMs);
+}
+
+/**
+ * Runs `attempt` again (p-retry drives the loop) for retryable ApiErrors, after retryDelay. The
+ * deadline is strict: when the wait plus a minimal attempt (100 ms, or a tenth of the deadline)
+ * would not fit in what is left, the call ends at once with the last error, so no request is sent
+ * that would be cut off at once yet could still reach the server. Non-idempotent requests are safe
+ * here because the transport maps their maybe-applied failures to OutcomeUnknownError, which is
+ * not retryable.
+ */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   settings: RetrySettings,
-  onRetry: (error: ApiError, attemptNumber: number, delayMs: number | null) => void,
-  signal?: AbortSignal,
+  onRetry: (error: ApiError, attemptNumber: number, delayMs: number) => void,
+  signals: RetrySignals = {},
 ): Promise<T> {
   const startedAt = performance.now();
   const remaining = () => settings.deadlineMs - (performance.now() - startedAt);
+  const minAttemptMs = Math.min(MIN_ATTEMPT_MS, settings.deadlineMs / 10);
   return pRetry(attempt, {
     retries: settings.retries,
-    factor: 2,
-    minTimeout: settings.minBackoffMs,
-    maxTimeout: settings.maxBackoffMs,
-    randomize: true,
+    // The wait is ours (retryDelay, in shouldRetry): p-retry's own delay is zero.
+    minTimeout: 0,
+    maxTimeout: 0,
     maxRetryTime: settings.deadlineMs,
-    ...(signal ? { signal } : {}),
-    shouldRetry: async ({ error, attemptNumber }) => {
-      if (!isRetryable(error)) return false;
-      // An attempt with almost no time left would be aborted at once, yet could still reach the server.
-      if (remaining() < Math.min(MIN_ATTEMPT_MS, settings.deadlineMs / 10)) return false;
-      const retryAfterMs = retryAfterOf(error);
-      if (retryAfterMs !== null) {
-        if (retryAfterMs >= remaining()) return false;
-        onRetry(error, attemptNumber, retryAfterMs);
-        await sleep(retryAfterMs, signal);
-        return true;
-      }
-      onRetry(error, attemptNumber, null);
-      return true;
+    ...(signals.abort ? { signal: signals.abort } : {}),
+    shouldRetry: async ({ error, attemptNumber, retriesConsumed }) => {
+      if (!isRetryable(error) || signals.stop?.aborted) return false;
+      const delayMs = retryDelay(error, retriesConsumed, settings);
+      if (delayMs + minAttemptMs > remaining()) return false;
+      onRetry(error, attemptNumber, delayMs);
+      return wait(delayMs, signals);
     },
   });
 }

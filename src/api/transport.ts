@@ -3,7 +3,8 @@ import { Agent } from 'undici';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { VERSION } from '../version.js';
-import { ApiError, OutcomeUnknownError, SchemaError, type RequestContext } from './errors.js';
+import { ErpSyncError } from '../domain/errors.js';
+import { ApiError, OutcomeUnknownError, SchemaError, redactError, type RequestContext } from './errors.js';
 import { errorFromFailure, errorFromResponse } from './httpErrors.js';
 import { withRetries, type RetrySettings } from './retryPolicy.js';
 
@@ -95,8 +96,20 @@ export class Transport {
   readonly #logger: Logger;
   readonly #onResponse: ((info: ResponseInfo) => void) | undefined;
   readonly #signal: AbortSignal | undefined;
+  /** Fired by close(): ends retry waits at once. */
+  readonly #stop = new AbortController();
+  #closed: Promise<void> = Promise.resolve();
 
   constructor(options: TransportOptions) {
+    // Checked here, not by undici at the first request (where it would be retried as a network error).
+    if (!/^[\x21-\x7e]+$/.test(options.apiKey)) {
+      throw new TypeError(
+        'createApiClient: apiKey must be printable ASCII without spaces (as sent in a header)',
+      );
+    }
+    if (options.userAgent !== undefined && !/^[\x20-\x7e]+$/.test(options.userAgent)) {
+      throw new TypeError('createApiClient: userAgent must be printable ASCII');
+    }
     const base = new URL(options.baseUrl);
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
@@ -131,6 +144,9 @@ export class Transport {
   /** Sends the request, retrying what is safe to retry; resolves with a 2xx response or throws an ApiError. */
   async send(spec: RequestSpec): Promise<ApiResponse> {
     this.#signal?.throwIfAborted();
+    if (this.#stop.signal.aborted) {
+      throw new ErpSyncError('internal', `${spec.method} ${spec.route}: the API client is closed`);
+    }
     const requestId = randomUUID();
     const startedAt = performance.now();
     return withRetries(
@@ -153,7 +169,7 @@ export class Transport {
           'API call failed, retrying',
         );
       },
-      this.#signal,
+      { abort: this.#signal, stop: this.#stop.signal },
     );
   }
 
@@ -205,7 +221,7 @@ export class Transport {
             `${spec.method} ${spec.route}: aborted after sending; the request may have been applied`,
             { ...context, status: null },
             'aborted',
-            error,
+            redactError(error, this.#secret),
           );
         }
         throw errorFromFailure(error, context, spec.idempotent, timedOut ? timeoutMs : null, this.#secret);
@@ -271,8 +287,15 @@ export class Transport {
     }
   }
 
+  /**
+   * Ends retry waits at once (their calls reject with their last error), lets requests in flight
+   * finish, then closes the pool. Calls made after close() reject at once. Safe to call twice.
+   */
   async close(): Promise<void> {
-    await this.#agent.close();
+    if (this.#stop.signal.aborted) return this.#closed;
+    this.#stop.abort();
+    this.#closed = this.#agent.close();
+    return this.#closed;
   }
 }
 

@@ -45,21 +45,34 @@ export async function startStubServer(handler?: StubHandler): Promise<StubServer
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://stub');
       const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = text ? (JSON.parse(text) as unknown) : undefined;
+      } catch {
+        body = text; // not JSON: kept as text for the test to look at
+      }
       const request: StubRequest = {
         method: req.method ?? 'GET',
         path: url.pathname.replace(/^\/api\/v2/, ''),
         query: url.searchParams,
         headers: req.headers,
-        body: text ? (JSON.parse(text) as unknown) : undefined,
+        body,
       };
       requests.push(request);
-      void Promise.resolve(current(request)).then((reply) => {
-        if (reply === 'drop') return req.socket.destroy();
-        if (reply === 'stall') return void stalled.add(res);
-        const payload = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(payload);
-      });
+      // A handler that throws answers 500 (never an unhandled rejection in the test process).
+      void Promise.resolve()
+        .then(() => current(request))
+        .catch((error: unknown): StubReply => ({
+          status: 500,
+          json: { error: 'stub_handler_failed', message: String(error) },
+        }))
+        .then((reply) => {
+          if (reply === 'drop') return req.socket.destroy();
+          if (reply === 'stall') return void stalled.add(res);
+          const payload = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+          res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+          res.end(payload);
+        });
     });
   });
   server.on('connection', (socket) => {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ApiValidationError,
   AuthError,
@@ -15,7 +15,14 @@ import { captureLog } from './logCapture.js';
 import { orderRecord, productRecord } from './records.js';
 
 const KEY = 'cms_resilience_fedcba9876543210';
+const log = captureLog();
 let stub: StubServer;
+
+/** Logs a failure the way the daemon does (pino `err`), so the key grep covers errors too. */
+const caught = (error: unknown): unknown => {
+  log.logger.error({ err: error }, 'call failed');
+  return error;
+};
 const clients: { close(): Promise<void> }[] = [];
 
 function clientFor(options: Partial<ApiClientOptions> = {}) {
@@ -26,6 +33,7 @@ function clientFor(options: Partial<ApiClientOptions> = {}) {
     minBackoffMs: 5,
     maxBackoffMs: 20,
     timeoutMs: 1_000,
+    logger: log.logger,
     ...options,
   });
   clients.push(client);
@@ -94,9 +102,7 @@ describe('retries of safe requests', () => {
   it('fails at once with RateLimitedError when Retry-After is past the deadline', async () => {
     stub.handle(() => ({ status: 429, headers: { 'retry-after': '30' }, json: { error: 'rate_limited' } }));
     const started = Date.now();
-    const error = await clientFor({ deadlineMs: 2_000 })
-      .products.get(1)
-      .catch((e: unknown) => e);
+    const error = await clientFor({ deadlineMs: 2_000 }).products.get(1).catch(caught);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfterMs).toBe(30_000);
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -114,9 +120,7 @@ describe('retries of safe requests', () => {
   it('ends with TimeoutError when every attempt stalls, within the deadline', async () => {
     stub.handle(() => 'stall');
     const started = Date.now();
-    const error = await clientFor({ timeoutMs: 150, deadlineMs: 600 })
-      .account.get()
-      .catch((e: unknown) => e);
+    const error = await clientFor({ timeoutMs: 150, deadlineMs: 600 }).account.get().catch(caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(1_200);
   });
@@ -135,11 +139,9 @@ describe('waits and shutdown', () => {
     const controller = new AbortController();
     const client = clientFor({ signal: controller.signal, timeoutMs: 5_000 });
     stub.handle(() => 'stall');
-    const stalled = client.products.get(1).catch((e: unknown) => e);
+    const stalled = client.products.get(1).catch(caught);
     script([], () => ({ status: 429, headers: { 'retry-after': '20' } }));
-    const waiting = clientFor({ signal: controller.signal, deadlineMs: 60_000 })
-      .account.get()
-      .catch((e: unknown) => e);
+    const waiting = clientFor({ signal: controller.signal, deadlineMs: 60_000 }).account.get().catch(caught);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     controller.abort(new Error('shutting down'));
@@ -158,9 +160,7 @@ describe('failures that are not retried', () => {
     ] as const) {
       stub.requests.length = 0;
       stub.handle(() => ({ status, json: { error: code, message: `bad key ${KEY}` } }));
-      const error = await clientFor()
-        .account.get()
-        .catch((e: unknown) => e);
+      const error = await clientFor().account.get().catch(caught);
       expect(error).toBeInstanceOf(AuthError);
       expect((error as AuthError).apiCode).toBe(code);
       expect((error as AuthError).fatal).toBe(true);
@@ -177,7 +177,7 @@ describe('failures that are not retried', () => {
     }));
     const error = await clientFor()
       .products.bulkStock([{ sku: 'NOPE', quantity: 1 }])
-      .catch((e: unknown) => e);
+      .catch(caught);
     expect(error).toBeInstanceOf(ApiValidationError);
     expect((error as ApiValidationError).fieldErrors).toEqual({ 'items.0.sku': ['unknown sku'] });
     expect(stub.requests).toHaveLength(1);
@@ -189,9 +189,7 @@ describe('creates are never repeated blindly', () => {
 
   it('reports outcome-unknown when POST /orders loses its connection, after one request', async () => {
     stub.handle(() => 'drop');
-    const error = await clientFor()
-      .orders.create(order)
-      .catch((e: unknown) => e);
+    const error = await clientFor().orders.create(order).catch(caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).reason).toBe('api_network');
     expect(stub.requests).toHaveLength(1);
@@ -201,7 +199,7 @@ describe('creates are never repeated blindly', () => {
     stub.handle(() => 'stall');
     const error = await clientFor({ timeoutMs: 150 })
       .products.create({ name: 'Mug', sku: 'MUG' })
-      .catch((e: unknown) => e);
+      .catch(caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).reason).toBe('api_timeout');
     expect(stub.requests).toHaveLength(1);
@@ -221,9 +219,7 @@ describe('creates are never repeated blindly', () => {
     const gone = await startStubServer();
     const url = gone.url;
     await gone.close();
-    const error = await clientFor({ baseUrl: url, retries: 1 })
-      .orders.create(order)
-      .catch((e: unknown) => e);
+    const error = await clientFor({ baseUrl: url, retries: 1 }).orders.create(order).catch(caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).networkCode).toBe('ECONNREFUSED');
   });
@@ -279,5 +275,75 @@ describe('observability', () => {
       { status: 503, attempt: 1, route: '/products/{id}', errorCode: 'api_server' },
       { status: 200, attempt: 2, route: '/products/{id}', errorCode: undefined },
     ]);
+  });
+});
+
+describe('deadline and close', () => {
+  it('sends no attempt that the deadline would cut short: a create refused with 429 ends at once', async () => {
+    script([() => ({ status: 429, headers: { 'retry-after': '1' } })], () => ({
+      status: 201,
+      json: { data: orderRecord(9) },
+    }));
+    const started = Date.now();
+    const error = await clientFor({ deadlineMs: 1_050 })
+      .orders.create({ customer_id: 3, items: [{ sku: 'SKU-1', quantity: 1 }] })
+      .catch(caught);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(stub.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('close() ends retry waits at once, clears their timers, and refuses later calls', async () => {
+    const created: unknown[] = [];
+    const cleared = new Set<unknown>();
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      const handle = realSet(fn, ms);
+      if ((ms ?? 0) >= 10_000) created.push(handle);
+      return handle;
+    }) as typeof setTimeout);
+    const clearSpy = vi.spyOn(globalThis, 'clearTimeout').mockImplementation((handle) => {
+      cleared.add(handle);
+      realClear(handle);
+    });
+    try {
+      stub.handle(() => ({ status: 429, headers: { 'retry-after': '20' }, json: { error: 'rate_limited' } }));
+      const client = clientFor({ deadlineMs: 60_000 });
+      const waiting = client.stats.get().catch(caught);
+      while (created.length === 0) await new Promise((resolve) => realSet(resolve, 5));
+      const started = Date.now();
+      await client.close();
+      expect(await waiting).toBeInstanceOf(RateLimitedError);
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(created.every((handle) => cleared.has(handle))).toBe(true);
+      const late = await client.account.get().catch(caught);
+      expect(late).toMatchObject({ code: 'internal', retryable: false });
+      expect(stub.requests).toHaveLength(1);
+      await client.close();
+    } finally {
+      setSpy.mockRestore();
+      clearSpy.mockRestore();
+    }
+  });
+
+  it('refuses a key that cannot be sent in a header, without echoing it', () => {
+    const bad = `${KEY}\n`;
+    let error: unknown;
+    try {
+      createApiClient({ baseUrl: stub.url, apiKey: bad });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).not.toContain(KEY);
+  });
+});
+
+describe('secrets', () => {
+  it('never logged the key, in call lines or in the errors logged by the caller', () => {
+    expect(log.lines().filter((l) => l.msg === 'API call').length).toBeGreaterThan(20);
+    expect(log.lines().filter((l) => l.msg === 'call failed').length).toBeGreaterThan(10);
+    expect(log.text()).not.toContain(KEY);
   });
 });
