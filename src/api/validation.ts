@@ -15,6 +15,13 @@ import { ClientValidationError, type FieldErrors } from './errors.js';
 
 type Input = Record<string, unknown>;
 
+/** Length in characters (code points), as the spec and the server count it: an emoji is one. */
+function length(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 interface NumberRule {
   min?: number;
   max?: number;
@@ -45,7 +52,7 @@ export class InputCheck {
     }
     if (typeof value !== 'string') return this.add(at, 'must be a string');
     if ((rule.required || rule.nonEmpty) && value.trim() === '') this.add(at, 'must not be empty');
-    if (rule.max !== undefined && value.length > rule.max)
+    if (rule.max !== undefined && length(value) > rule.max)
       this.add(at, `must be at most ${rule.max} characters`);
   }
 
@@ -83,7 +90,7 @@ export class InputCheck {
     if (!Array.isArray(value)) return this.add(at, 'must be a list of strings');
     value.forEach((item, index) => {
       if (typeof item !== 'string') this.add(`${at}.${index}`, 'must be a string');
-      else if (maxEach !== undefined && item.length > maxEach) {
+      else if (maxEach !== undefined && length(item) > maxEach) {
         this.add(`${at}.${index}`, `must be at most ${maxEach} characters`);
       }
     });

@@ -18,6 +18,12 @@ let client: ApiClient;
 const log = captureLog();
 const runId = Date.now().toString(36);
 
+/** Logs a failure the way the daemon does (pino `err`), so the key grep covers errors too. */
+const caught = (error: unknown): unknown => {
+  log.logger.error({ err: error }, 'call failed');
+  return error;
+};
+
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of iterable) out.push(item);
@@ -56,6 +62,7 @@ describe('account and reference data', () => {
     const account = await client.account.get();
     expect(JSON.stringify(account)).toContain('Demo Retail SRL');
     const stats = await client.stats.get();
+    expect(JSON.stringify(stats)).toMatch(/"products_count":\d+/);
     expect(Object.keys(stats).length).toBeGreaterThan(0);
   });
 
@@ -142,6 +149,16 @@ describe('products', () => {
     expect(found.data.map((p) => p.id)).toEqual([created.id]);
   });
 
+  it('counts name lengths in characters like the server: 191 emoji pass both', async () => {
+    const name = '🍵'.repeat(191);
+    const created = await client.products.create({ name, sku: `EMOJI-${runId}` });
+    expect(created.name).toBe(name);
+    await expect(client.products.update(created.id, { name: `${name}!` })).rejects.toMatchObject({
+      code: 'client_validation',
+      fieldErrors: { name: ['must be at most 191 characters'] },
+    });
+  });
+
   it('sets the stock of a variant', async () => {
     const all = await collect(client.products.iterate());
     const variable = all.find((p) => p.type === 'variable' && (p.variants?.length ?? 0) > 0)!;
@@ -187,7 +204,7 @@ describe('products', () => {
 
   it('turns a duplicate SKU into an ApiValidationError with field errors', async () => {
     const existing = (await client.products.list({ per_page: 1 })).data[0]!;
-    const error = await client.products.create({ name: 'Dup', sku: existing.sku }).catch((e: unknown) => e);
+    const error = await client.products.create({ name: 'Dup', sku: existing.sku }).catch(caught);
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(Object.keys((error as ApiValidationError).fieldErrors)).toContain('sku');
   });
@@ -238,6 +255,24 @@ describe('orders', () => {
       const ids = (await collect(ascClient.orders.iterate())).map((o) => o.id);
       expect(ids).toHaveLength(first.meta.total);
       expect(new Set(ids).size).toBe(ids.length);
+
+      // Orders created while the walk is on page 1 land at the end of an oldest-first list: all are met.
+      const customer = (await ascClient.customers.list({ per_page: 1 })).data[0]!;
+      const product = (await ascClient.products.list({ status: 'active', per_page: 50 })).data.find(
+        (p) => p.type !== 'variable' && (p.stock_quantity ?? 0) >= 5,
+      )!;
+      const seen: number[] = [];
+      const added: number[] = [];
+      for await (const order of ascClient.orders.iterate()) {
+        seen.push(order.id);
+        if (seen.length % 30 === 0 && added.length < 3) {
+          const line = { sku: product.sku, quantity: 1 };
+          added.push((await ascClient.orders.create({ customer_id: customer.id, items: [line] })).id);
+        }
+      }
+      expect(added).toHaveLength(3);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual([...ids, ...added]);
     } finally {
       await ascClient.close();
       await asc.close();
@@ -288,7 +323,7 @@ describe('orders', () => {
     const customer = (await client.customers.list({ per_page: 1 })).data[0]!;
     const error = await client.orders
       .create({ customer_id: customer.id, items: [{ sku: `NOPE-${runId}`, quantity: 1 }] })
-      .catch((e: unknown) => e);
+      .catch(caught);
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(Object.keys((error as ApiValidationError).fieldErrors).join(' ')).toContain('items.0');
   });
@@ -317,13 +352,13 @@ describe('tags', () => {
     expect(renamed).toMatchObject({ id: tag.id, name: `${name}-x`, color: '#00ff00' });
 
     const product = (await client.products.list({ per_page: 1 })).data[0]!;
-    await client.tags.attach(tag.id, [product.id]);
+    expect(await client.tags.attach(tag.id, [product.id])).toMatchObject({ attached: 1 });
     expect(tagIds(await client.products.get(product.id))).toContain(tag.id);
-    await client.tags.detach(tag.id, [product.id]);
+    expect(await client.tags.detach(tag.id, [product.id])).toMatchObject({ detached: 1 });
     expect(tagIds(await client.products.get(product.id))).not.toContain(tag.id);
 
     await client.tags.attach(tag.id, [product.id]);
-    await client.tags.delete(tag.id);
+    expect(await client.tags.delete(tag.id)).toMatchObject({ deleted: true });
     expect((await client.tags.list({ search: name })).data).toEqual([]);
     expect(tagIds(await client.products.get(product.id))).not.toContain(tag.id);
   });
@@ -332,11 +367,11 @@ describe('tags', () => {
 describe('authentication', () => {
   it('fails with AuthError for a revoked key and for a company without a user', async () => {
     const revoked = clientWith(sandbox.keys.revoked);
-    const revokedError = await revoked.account.get().catch((e: unknown) => e);
+    const revokedError = await revoked.account.get().catch(caught);
     expect(revokedError).toBeInstanceOf(AuthError);
     expect(revokedError).toMatchObject({ status: 401, apiCode: 'invalid_token', fatal: true });
     const noUser = clientWith(sandbox.keys.no_user);
-    const noUserError = await noUser.account.get().catch((e: unknown) => e);
+    const noUserError = await noUser.account.get().catch(caught);
     expect(noUserError).toMatchObject({ status: 403, apiCode: 'no_user' });
     await Promise.all([revoked.close(), noUser.close()]);
   });
@@ -355,6 +390,7 @@ describe('logging', () => {
       expect(typeof line.durationMs).toBe('number');
       expect(typeof line.requestId).toBe('string');
     }
+    expect(log.lines().filter((line) => line.msg === 'call failed').length).toBeGreaterThanOrEqual(4);
     const text = log.text();
     for (const key of Object.values(sandbox.keys)) expect(text).not.toContain(key);
     expect(text).not.toContain('cms_');

@@ -18,6 +18,12 @@ const log = captureLog();
 const clients: ApiClient[] = [];
 const runId = Date.now().toString(36);
 
+/** Logs a failure the way the daemon does (pino `err`), so the key grep covers errors too. */
+const caught = (error: unknown): unknown => {
+  log.logger.error({ err: error }, 'call failed');
+  return error;
+};
+
 function clientFor(options: Partial<ApiClientOptions> = {}): ApiClient {
   const client = createApiClient({
     baseUrl: sandbox.url,
@@ -96,9 +102,7 @@ describe('faults that end the call', () => {
   it('times out a stalled response', async () => {
     sandbox.setFaults('stall_rate=1,only=GET /stats');
     const started = Date.now();
-    const error = await clientFor({ timeoutMs: 200, retries: 1 })
-      .stats.get()
-      .catch((e: unknown) => e);
+    const error = await clientFor({ timeoutMs: 200, retries: 1 }).stats.get().catch(caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(logged('GET', '/stats')).toHaveLength(2);
@@ -110,9 +114,7 @@ describe('faults that end the call', () => {
       [sandbox.keys.no_user, 403],
     ] as const) {
       sandbox.requestLog.clear();
-      const error = await clientFor({ apiKey: key })
-        .products.list()
-        .catch((e: unknown) => e);
+      const error = await clientFor({ apiKey: key }).products.list().catch(caught);
       expect(error).toBeInstanceOf(AuthError);
       expect((error as AuthError).status).toBe(status);
       expect(logged('GET', '/products')).toHaveLength(1);
@@ -126,7 +128,7 @@ describe('faults that end the call', () => {
     sandbox.requestLog.clear();
     const error = await clientFor()
       .products.bulkStock([{ id: variable!.id, quantity: 3 }])
-      .catch((e: unknown) => e);
+      .catch(caught);
     expect(error).toBeInstanceOf(ApiValidationError);
     expect(Object.keys((error as ApiValidationError).fieldErrors).join(' ')).toMatch(/^items\.0\./);
     expect(logged('PATCH', '/products/stock/bulk')).toHaveLength(1);
@@ -147,7 +149,7 @@ describe('faults that end the call', () => {
         items: [{ sku: product.sku, quantity: 1 }],
         source_order_id: sourceId,
       })
-      .catch((e: unknown) => e);
+      .catch(caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).retryable).toBe(false);
     expect(logged('POST', '/orders')).toHaveLength(1);
@@ -160,7 +162,7 @@ describe('faults that end the call', () => {
     sandbox.setFaults('stall_rate=1,only=POST /products');
     const error = await clientFor({ timeoutMs: 200 })
       .products.create({ name: 'Stalled', sku: `STALL-${runId}` })
-      .catch((e: unknown) => e);
+      .catch(caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as OutcomeUnknownError).reason).toBe('api_timeout');
     expect(logged('POST', '/products')).toHaveLength(1);
@@ -172,6 +174,7 @@ describe('secrets', () => {
     const text = log.text();
     expect(log.lines().filter((l) => l.msg === 'API call').length).toBeGreaterThan(20);
     expect(log.lines().some((l) => l.msg === 'API call failed, retrying')).toBe(true);
+    expect(log.lines().filter((l) => l.msg === 'call failed').length).toBeGreaterThanOrEqual(5);
     for (const key of Object.values(sandbox.keys)) expect(text).not.toContain(key);
   });
 });

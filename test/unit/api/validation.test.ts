@@ -76,6 +76,13 @@ describe('product input', () => {
     expect(() => checkProductCreate({ name: 'Mug', type: 'variable', vat_rate: 19 })).not.toThrow();
   });
 
+  it('counts characters, not UTF-16 units, as the spec and the server do', () => {
+    expect(() => checkProductCreate({ name: '🍵'.repeat(191) })).not.toThrow();
+    expect(fieldErrorsOf(() => checkProductCreate({ name: '🍵'.repeat(192) })).name).toBeDefined();
+    expect(() => checkOrderUpdate({ labels: ['🏷'.repeat(60)], note: 'ă'.repeat(500) })).not.toThrow();
+    expect(fieldErrorsOf(() => checkTag({ name: '🏷'.repeat(61) }, true)).name).toBeDefined();
+  });
+
   it('refuses an update without fields, with type, or with a bad status', () => {
     expect(fieldErrorsOf(() => checkProductUpdate({}))['(body)']).toBeDefined();
     expect(fieldErrorsOf(() => checkProductUpdate({ type: 'simple' } as never)).type).toBeDefined();
