@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { parseBulk, parseList, parseSingle, type BulkResult, type Page } from './envelope.js';
-import type { QueryValue, RequestSpec, Transport } from './transport.js';
+import type { HttpMethod, QueryValue, RequestSpec, Transport } from './transport.js';
 
 export type Query = Record<string, QueryValue>;
 
@@ -40,4 +40,18 @@ export async function callBulk(transport: Transport, spec: RequestSpec): Promise
 
 export function get(path: string, route: string, query?: object): RequestSpec {
   return { method: 'GET', path, route, query: toQuery(query), idempotent: true };
+}
+
+/**
+ * A write. `idempotent` says whether repeating it cannot apply it twice (PUT, PATCH, DELETE, and the
+ * POSTs the spec calls idempotent); a create passes false and is never repeated blindly.
+ */
+export function write(
+  method: Exclude<HttpMethod, 'GET'>,
+  path: string,
+  route: string,
+  body: unknown,
+  idempotent = true,
+): RequestSpec {
+  return { method, path, route, body, idempotent };
 }

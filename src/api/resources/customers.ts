@@ -1,10 +1,10 @@
-import { callList, callSingle, get } from '../call.js';
+import { callSingle, get, write } from '../call.js';
 import type { Page } from '../envelope.js';
 import type { CustomerUpdateInput, SearchQuery } from '../inputs.js';
-import { ITERATE_PER_PAGE, iteratePages } from '../pagination.js';
 import { apiCustomerSchema, type ApiCustomer } from '../schemas.js';
 import type { Transport } from '../transport.js';
-import { assertId, checkCustomerUpdate, checkListQuery } from '../validation.js';
+import { assertId, checkCustomerUpdate } from '../validation.js';
+import { pagedApi } from './lists.js';
 
 export interface CustomersApi {
   list(query?: SearchQuery): Promise<Page<ApiCustomer>>;
@@ -14,17 +14,16 @@ export interface CustomersApi {
 }
 
 export function customersApi(transport: Transport): CustomersApi {
-  const list = async (query: SearchQuery = {}) => {
-    checkListQuery('customers.list', query);
-    return callList(transport, apiCustomerSchema, get('/customers', '/customers', query));
-  };
+  const { list, iterate } = pagedApi<typeof apiCustomerSchema, SearchQuery>(
+    transport,
+    'customers',
+    '/customers',
+    apiCustomerSchema,
+    (customer) => customer.id,
+  );
   return {
     list,
-    iterate: (query = {}) =>
-      iteratePages(
-        (page) => list({ ...query, page, per_page: ITERATE_PER_PAGE }),
-        (customer) => customer.id,
-      ),
+    iterate,
     get: async (id) => {
       assertId('customers.get', id);
       return callSingle(transport, apiCustomerSchema, get(`/customers/${id}`, '/customers/{id}'));
@@ -32,13 +31,11 @@ export function customersApi(transport: Transport): CustomersApi {
     update: async (id, input) => {
       assertId('customers.update', id);
       checkCustomerUpdate(input);
-      return callSingle(transport, apiCustomerSchema, {
-        method: 'PATCH',
-        path: `/customers/${id}`,
-        route: '/customers/{id}',
-        body: input,
-        idempotent: true,
-      });
+      return callSingle(
+        transport,
+        apiCustomerSchema,
+        write('PATCH', `/customers/${id}`, '/customers/{id}', input),
+      );
     },
   };
 }

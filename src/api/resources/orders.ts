@@ -1,8 +1,8 @@
+import type { z } from 'zod';
 import { ORDER_STATUSES } from '../../domain/limits.js';
-import { callList, callSingle, get } from '../call.js';
+import { callSingle, get, write } from '../call.js';
 import { parseSingle, type Page } from '../envelope.js';
 import type { AwbInput, OrderCreateInput, OrderListQuery, OrderUpdateInput } from '../inputs.js';
-import { ITERATE_PER_PAGE, iteratePages } from '../pagination.js';
 import {
   apiAwbSchema,
   apiInvoiceSchema,
@@ -11,8 +11,9 @@ import {
   type ApiInvoice,
   type ApiOrder,
 } from '../schemas.js';
-import type { Transport } from '../transport.js';
-import { assertId, checkAwb, checkListQuery, checkOrderCreate, checkOrderUpdate } from '../validation.js';
+import type { RequestSpec, Transport } from '../transport.js';
+import { assertId, checkAwb, checkOrderCreate, checkOrderUpdate } from '../validation.js';
+import { pagedApi } from './lists.js';
 
 export interface OrdersApi {
   list(query?: OrderListQuery): Promise<Page<ApiOrder>>;
@@ -38,65 +39,52 @@ function documentOf(data: unknown, key: 'awb' | 'invoice'): unknown {
 }
 
 export function ordersApi(transport: Transport): OrdersApi {
-  const list = async (query: OrderListQuery = {}) => {
-    checkListQuery('orders.list', query, ORDER_STATUSES);
-    return callList(transport, apiOrderSchema, get('/orders', '/orders', query));
+  const { list, iterate } = pagedApi<typeof apiOrderSchema, OrderListQuery>(
+    transport,
+    'orders',
+    '/orders',
+    apiOrderSchema,
+    (order) => order.id,
+    ORDER_STATUSES,
+  );
+  /** AWB and invoice POSTs: idempotent per the spec, so repeated like a PUT. */
+  const document = async <S extends z.ZodType>(
+    schema: S,
+    key: 'awb' | 'invoice',
+    spec: RequestSpec,
+  ): Promise<z.output<S>> => {
+    const response = await transport.send(spec);
+    const data = (response.body as { data?: unknown } | null)?.data;
+    return parseSingle(schema, { data: documentOf(data, key) }, response.context);
   };
   return {
     list,
-    iterate: (query = {}) =>
-      iteratePages(
-        (page) => list({ ...query, page, per_page: ITERATE_PER_PAGE }),
-        (order) => order.id,
-      ),
+    iterate,
     get: async (id) => {
       assertId('orders.get', id);
       return callSingle(transport, apiOrderSchema, get(`/orders/${id}`, '/orders/{id}'));
     },
     create: async (input) => {
       checkOrderCreate(input);
-      return callSingle(transport, apiOrderSchema, {
-        method: 'POST',
-        path: '/orders',
-        route: '/orders',
-        body: input,
-        idempotent: false,
-      });
+      return callSingle(transport, apiOrderSchema, write('POST', '/orders', '/orders', input, false));
     },
     update: async (id, input) => {
       assertId('orders.update', id);
       checkOrderUpdate(input);
-      return callSingle(transport, apiOrderSchema, {
-        method: 'PATCH',
-        path: `/orders/${id}`,
-        route: '/orders/{id}',
-        body: input,
-        idempotent: true,
-      });
+      return callSingle(transport, apiOrderSchema, write('PATCH', `/orders/${id}`, '/orders/{id}', input));
     },
     createAwb: async (id, input = {}) => {
       assertId('orders.createAwb', id);
       checkAwb(input);
-      const response = await transport.send({
-        method: 'POST',
-        path: `/orders/${id}/awb`,
-        route: '/orders/{id}/awb',
-        body: input,
-        idempotent: true,
-      });
-      const data = (response.body as { data?: unknown } | null)?.data;
-      return parseSingle(apiAwbSchema, { data: documentOf(data, 'awb') }, response.context);
+      return document(apiAwbSchema, 'awb', write('POST', `/orders/${id}/awb`, '/orders/{id}/awb', input));
     },
     createInvoice: async (id) => {
       assertId('orders.createInvoice', id);
-      const response = await transport.send({
-        method: 'POST',
-        path: `/orders/${id}/invoice`,
-        route: '/orders/{id}/invoice',
-        idempotent: true,
-      });
-      const data = (response.body as { data?: unknown } | null)?.data;
-      return parseSingle(apiInvoiceSchema, { data: documentOf(data, 'invoice') }, response.context);
+      return document(
+        apiInvoiceSchema,
+        'invoice',
+        write('POST', `/orders/${id}/invoice`, '/orders/{id}/invoice', undefined),
+      );
     },
   };
 }

@@ -1,5 +1,5 @@
 import { PRODUCT_STATUSES } from '../../domain/limits.js';
-import { callBulk, callList, callSingle, get } from '../call.js';
+import { callBulk, callSingle, get, write } from '../call.js';
 import type { BulkResult, Page } from '../envelope.js';
 import type {
   BulkPriceItem,
@@ -11,19 +11,18 @@ import type {
   SearchQuery,
   StockUpdateInput,
 } from '../inputs.js';
-import { ITERATE_PER_PAGE, iteratePages } from '../pagination.js';
 import { apiProductSchema, apiStockItemSchema, type ApiProduct, type ApiStockItem } from '../schemas.js';
 import type { Transport } from '../transport.js';
 import {
   assertId,
   checkBulkPrices,
   checkBulkStock,
-  checkListQuery,
   checkPriceUpdate,
   checkProductCreate,
   checkProductUpdate,
   checkStockUpdate,
 } from '../validation.js';
+import { pagedApi } from './lists.js';
 
 export interface ProductsApi {
   list(query?: ProductListQuery): Promise<Page<ApiProduct>>;
@@ -46,96 +45,64 @@ function stockKey(item: ApiStockItem): string {
 }
 
 export function productsApi(transport: Transport): ProductsApi {
-  const list = async (query: ProductListQuery = {}) => {
-    checkListQuery('products.list', query, PRODUCT_STATUSES);
-    return callList(transport, apiProductSchema, get('/products', '/products', query));
-  };
-  const stockList = async (query: SearchQuery = {}) => {
-    checkListQuery('products.stockList', query);
-    return callList(
-      transport,
-      apiStockItemSchema,
-      get('/products/stock/list', '/products/stock/list', query),
-    );
-  };
+  const products = pagedApi<typeof apiProductSchema, ProductListQuery>(
+    transport,
+    'products',
+    '/products',
+    apiProductSchema,
+    (product) => product.id,
+    PRODUCT_STATUSES,
+  );
+  const stock = pagedApi<typeof apiStockItemSchema, SearchQuery>(
+    transport,
+    'products.stock',
+    '/products/stock/list',
+    apiStockItemSchema,
+    stockKey,
+  );
+  const patch = (path: string, route: string, body: unknown, idempotent = true) =>
+    callSingle(transport, apiProductSchema, write('PATCH', path, route, body, idempotent));
   return {
-    list,
-    iterate: (query = {}) =>
-      iteratePages(
-        (page) => list({ ...query, page, per_page: ITERATE_PER_PAGE }),
-        (product) => product.id,
-      ),
+    list: products.list,
+    iterate: products.iterate,
     get: async (id) => {
       assertId('products.get', id);
       return callSingle(transport, apiProductSchema, get(`/products/${id}`, '/products/{id}'));
     },
     create: async (input) => {
       checkProductCreate(input);
-      return callSingle(transport, apiProductSchema, {
-        method: 'POST',
-        path: '/products',
-        route: '/products',
-        body: input,
-        idempotent: false,
-      });
+      return callSingle(transport, apiProductSchema, write('POST', '/products', '/products', input, false));
     },
     update: async (id, input) => {
       assertId('products.update', id);
       checkProductUpdate(input);
-      return callSingle(transport, apiProductSchema, {
-        method: 'PATCH',
-        path: `/products/${id}`,
-        route: '/products/{id}',
-        body: input,
-        idempotent: true,
-      });
+      return patch(`/products/${id}`, '/products/{id}', input);
     },
     updatePrice: async (id, input) => {
       assertId('products.updatePrice', id);
       checkPriceUpdate(input);
-      return callSingle(transport, apiProductSchema, {
-        method: 'PATCH',
-        path: `/products/${id}/price`,
-        route: '/products/{id}/price',
-        body: input,
-        idempotent: true,
-      });
+      return patch(`/products/${id}/price`, '/products/{id}/price', input);
     },
     updateStock: async (id, input, variantId) => {
       assertId('products.updateStock', id);
       checkStockUpdate(input, variantId);
+      const body = variantId === undefined ? input : { ...input, variant_id: variantId };
       // A delta applied twice is two changes; only an absolute quantity may be repeated.
-      const idempotent = input.quantity !== undefined;
-      return callSingle(transport, apiProductSchema, {
-        method: 'PATCH',
-        path: `/products/${id}/stock`,
-        route: '/products/{id}/stock',
-        body: variantId === undefined ? input : { ...input, variant_id: variantId },
-        idempotent,
-      });
+      return patch(`/products/${id}/stock`, '/products/{id}/stock', body, input.quantity !== undefined);
     },
     bulkPrices: async (items) => {
       checkBulkPrices(items);
-      return callBulk(transport, {
-        method: 'PATCH',
-        path: '/products/prices/bulk',
-        route: '/products/prices/bulk',
-        body: { items },
-        idempotent: true,
-      });
+      return callBulk(transport, write('PATCH', '/products/prices/bulk', '/products/prices/bulk', { items }));
     },
     bulkStock: async (items) => {
       checkBulkStock(items);
-      return callBulk(transport, {
-        method: 'PATCH',
-        path: '/products/stock/bulk',
-        route: '/products/stock/bulk',
-        body: { items },
-        idempotent: !items.some((item) => item.delta !== undefined),
-      });
+      const idempotent = !items.some((item) => item.delta !== undefined);
+      return callBulk(
+        transport,
+        write('PATCH', '/products/stock/bulk', '/products/stock/bulk', { items }, idempotent),
+      );
     },
-    stockList,
-    iterateStock: (query = {}) =>
-      iteratePages((page) => stockList({ ...query, page, per_page: ITERATE_PER_PAGE }), stockKey),
+    stockList: (query) => stock.list(query),
+    iterateStock: (query) => stock.iterate(query),
   };
 }

@@ -1,52 +1,30 @@
 import type { z } from 'zod';
-import { callList, callSingle, get } from '../call.js';
-import type { Page } from '../envelope.js';
-import type { PageQuery } from '../inputs.js';
-import { ITERATE_PER_PAGE, iteratePages } from '../pagination.js';
+import { callSingle, get } from '../call.js';
 import type { Transport } from '../transport.js';
-import { assertId, checkListQuery } from '../validation.js';
+import { assertId } from '../validation.js';
+import { pagedApi, type ListApi, type PagedApi } from './lists.js';
 
-export interface ListApi<T> {
-  list(query?: PageQuery): Promise<Page<T>>;
-}
+export { listApi, type ListApi } from './lists.js';
 
 export interface ReadApi<T> extends ListApi<T> {
   get(id: number): Promise<T>;
 }
 
-export interface IterableReadApi<T> extends ReadApi<T> {
+export interface IterableReadApi<T> extends ReadApi<T>, PagedApi<T> {
   iterate(): AsyncGenerator<T, void, undefined>;
 }
 
-/** A list endpoint of a read-only resource (categories, returns, offers, connections, reference data). */
-export function listApi<S extends z.ZodType>(
-  transport: Transport,
-  name: string,
-  path: string,
-  schema: S,
-): ListApi<z.output<S>> {
-  return {
-    list: async (query = {}) => {
-      checkListQuery(`${name}.list`, query);
-      return callList(transport, schema, get(path, path, query));
-    },
-  };
-}
-
+/** A read-only resource with `GET <path>` and `GET <path>/{id}` (categories, returns, offers). */
 export function readApi<S extends z.ZodType<{ id: number }>>(
   transport: Transport,
   name: string,
   path: string,
   schema: S,
 ): IterableReadApi<z.output<S>> {
-  const { list } = listApi(transport, name, path, schema);
+  const { list, iterate } = pagedApi(transport, name, path, schema, (record) => record.id);
   return {
     list,
-    iterate: () =>
-      iteratePages(
-        (page) => list({ page, per_page: ITERATE_PER_PAGE }),
-        (record) => record.id,
-      ),
+    iterate: () => iterate(),
     get: async (id) => {
       assertId(`${name}.get`, id);
       return callSingle(transport, schema, get(`${path}/${id}`, `${path}/{id}`));

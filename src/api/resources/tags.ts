@@ -1,9 +1,10 @@
-import { callList, callSingle, get } from '../call.js';
+import { callSingle, write } from '../call.js';
 import { parseSingle, type Page } from '../envelope.js';
 import type { SearchQuery, TagCreateInput, TagUpdateInput } from '../inputs.js';
 import { apiObjectSchema, apiTagSchema, type ApiRecord, type ApiTag } from '../schemas.js';
 import type { Transport } from '../transport.js';
-import { assertId, checkListQuery, checkProductIds, checkTag } from '../validation.js';
+import { assertId, checkProductIds, checkTag } from '../validation.js';
+import { listApi } from './lists.js';
 
 export interface TagsApi {
   list(query?: SearchQuery): Promise<Page<ApiTag>>;
@@ -20,48 +21,27 @@ export function tagsApi(transport: Transport): TagsApi {
   const link = (action: 'attach' | 'detach') => async (id: number, productIds: number[]) => {
     assertId(`tags.${action}`, id);
     checkProductIds(`tags.${action}`, productIds);
-    return callSingle(transport, apiObjectSchema, {
-      method: 'POST',
-      path: `/tags/${id}/${action}`,
-      route: `/tags/{id}/${action}`,
-      body: { product_ids: productIds },
-      idempotent: true,
-    });
+    const body = { product_ids: productIds };
+    return callSingle(
+      transport,
+      apiObjectSchema,
+      write('POST', `/tags/${id}/${action}`, `/tags/{id}/${action}`, body),
+    );
   };
   return {
-    list: async (query = {}) => {
-      checkListQuery('tags.list', query);
-      return callList(transport, apiTagSchema, get('/tags', '/tags', query));
-    },
+    list: listApi<typeof apiTagSchema, SearchQuery>(transport, 'tags', '/tags', apiTagSchema).list,
     create: async (input) => {
       checkTag(input, true);
-      return callSingle(transport, apiTagSchema, {
-        method: 'POST',
-        path: '/tags',
-        route: '/tags',
-        body: input,
-        idempotent: false,
-      });
+      return callSingle(transport, apiTagSchema, write('POST', '/tags', '/tags', input, false));
     },
     update: async (id, input) => {
       assertId('tags.update', id);
       checkTag(input, false);
-      return callSingle(transport, apiTagSchema, {
-        method: 'PUT',
-        path: `/tags/${id}`,
-        route: '/tags/{id}',
-        body: input,
-        idempotent: true,
-      });
+      return callSingle(transport, apiTagSchema, write('PUT', `/tags/${id}`, '/tags/{id}', input));
     },
     delete: async (id) => {
       assertId('tags.delete', id);
-      const response = await transport.send({
-        method: 'DELETE',
-        path: `/tags/${id}`,
-        route: '/tags/{id}',
-        idempotent: true,
-      });
+      const response = await transport.send(write('DELETE', `/tags/${id}`, '/tags/{id}', undefined));
       // 204 with no body, or a result envelope: both mean deleted.
       if (response.body === null) return { deleted: true };
       return parseSingle(apiObjectSchema, response.body, response.context);

@@ -7,15 +7,17 @@ import {
 } from '../../../src/api/index.js';
 import { VERSION } from '../../../src/version.js';
 import { pageOf, startStubServer, type StubServer } from '../../support/stubServer.js';
+import { captureLog } from './logCapture.js';
 import { orderRecord, productRecord } from './records.js';
 
 const KEY = 'cms_stub_0123456789abcdef';
+const log = captureLog();
 let stub: StubServer;
 let client: ApiClient;
 
 beforeAll(async () => {
   stub = await startStubServer();
-  client = createApiClient({ baseUrl: stub.url, apiKey: KEY, retries: 0 });
+  client = createApiClient({ baseUrl: stub.url, apiKey: KEY, retries: 0, logger: log.logger });
 });
 afterEach(() => {
   stub.requests.length = 0;
@@ -64,6 +66,19 @@ describe('bulk results in every plausible shape', () => {
     const result = await client.products.bulkStock([{ sku: 'GONE', quantity: 1 }]);
     expect(result.notFound).toEqual([{ sku: 'GONE' }, { id: 99 }, { sku: 'X', variant_sku: 'X-L' }]);
   });
+
+  it('reads a result without the data envelope, with product_id objects in not_found', async () => {
+    stub.handle(() => ({
+      json: { updated: [{ id: 1, price: 3 }], not_found: [{ product_id: 7 }, { sku: 'Y', variant_id: 4 }] },
+    }));
+    expect(
+      await client.products.bulkPrices([
+        { id: 1, price: 3 },
+        { id: 7, price: 4 },
+        { sku: 'Y', variant_id: 4, price: 5 },
+      ]),
+    ).toEqual({ updated: 1, notFound: [{ id: 7 }, { sku: 'Y', variant_id: 4 }] });
+  });
 });
 
 describe('lists', () => {
@@ -107,6 +122,17 @@ describe('lists', () => {
     expect(stub.requests[0]?.query.get('status')).toBe('active');
   });
 
+  it('walks a list sent as a bare array (no meta) until a short page', async () => {
+    const records = Array.from({ length: 230 }, (_, i) => orderRecord(i + 1));
+    stub.handle((req) => {
+      const page = Number(req.query.get('page'));
+      return { json: records.slice((page - 1) * 100, page * 100) };
+    });
+    const ids = (await collect(client.orders.iterate({ status: 'new' }))).map((o) => o.id);
+    expect(ids).toEqual(records.map((r) => r.id));
+    expect(stub.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
+  });
+
   it('keeps unknown extra fields on records', async () => {
     stub.handle(() => ({ json: { data: productRecord(5, { warehouse: { code: 'W1' } }), extra: true } }));
     const product = await client.products.get(5);
@@ -122,6 +148,15 @@ describe('schema drift', () => {
     expect(error).toBeInstanceOf(SchemaError);
     expect((error as SchemaError).endpoint).toBe('GET /products');
     expect((error as SchemaError).field).toBe('data.1.sku');
+  });
+
+  it('names the field of a drifted single record', async () => {
+    stub.handle(() => ({ json: { data: orderRecord(4, { status: 'lost', currency: 978 }) } }));
+    const error = await client.orders.get(4).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).endpoint).toBe('GET /orders/{id}');
+    expect((error as SchemaError).field).toMatch(/^data\.(status|currency)$/);
+    expect((error as SchemaError).message).toContain('GET /orders/{id}');
   });
 
   it('reports a non-JSON success body as drift', async () => {
@@ -147,6 +182,7 @@ describe('requests', () => {
       apiKey: KEY,
       authHeader: 'x-api-key',
       userAgent: 'custom/1',
+      logger: log.logger,
     });
     stub.handle(() => ({ json: { data: {} } }));
     await other.stats.get();
@@ -199,5 +235,28 @@ describe('requests', () => {
       courier: 'fan',
     });
     expect(stub.requests[0]).toMatchObject({ method: 'POST', path: '/orders/4/awb', body: { parcels: 2 } });
+  });
+});
+
+describe('documents and deletions', () => {
+  it('takes the invoice from an answer holding the whole order', async () => {
+    stub.handle(() => ({ json: { data: orderRecord(4, { invoice: { series: 'INV', number: 12 } }) } }));
+    expect(await client.orders.createInvoice(4)).toMatchObject({ series: 'INV', number: 12 });
+    expect(stub.requests[0]).toMatchObject({ method: 'POST', path: '/orders/4/invoice', body: undefined });
+  });
+
+  it('reads an empty 204 and a result envelope to DELETE as deleted', async () => {
+    stub.handle(() => ({ status: 204 }));
+    expect(await client.tags.delete(5)).toEqual({ deleted: true });
+    stub.handle(() => ({ json: { data: { deleted: true, id: 5 } } }));
+    expect(await client.tags.delete(5)).toEqual({ deleted: true, id: 5 });
+    expect(stub.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /tags/5', 'DELETE /tags/5']);
+  });
+});
+
+describe('secrets', () => {
+  it('logged every call at debug without the key', () => {
+    expect(log.lines().filter((l) => l.msg === 'API call').length).toBeGreaterThan(15);
+    expect(log.text()).not.toContain(KEY);
   });
 });

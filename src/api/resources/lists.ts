@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { callList, get } from '../call.js';
+import type { Page } from '../envelope.js';
+import type { PageQuery } from '../inputs.js';
+import { ITERATE_PER_PAGE, iteratePages } from '../pagination.js';
+import type { Transport } from '../transport.js';
+import { checkListQuery } from '../validation.js';
+
+export interface ListApi<T, Q extends PageQuery = PageQuery> {
+  list(query?: Q): Promise<Page<T>>;
+}
+
+export interface PagedApi<T, Q extends PageQuery = PageQuery> extends ListApi<T, Q> {
+  /** Every record matching the query, 100 per request, each key once (newest-first lists included). */
+  iterate(query?: Omit<Q, 'page' | 'per_page'>): AsyncGenerator<T, void, undefined>;
+}
+
+/** `GET <path>` with its query checked (per_page 1..100, page >= 1, `status` among `statuses`). */
+export function listApi<S extends z.ZodType, Q extends PageQuery = PageQuery>(
+  transport: Transport,
+  name: string,
+  path: string,
+  schema: S,
+  statuses?: readonly string[],
+): ListApi<z.output<S>, Q> {
+  return {
+    list: async (query?: Q) => {
+      checkListQuery(`${name}.list`, query ?? {}, statuses);
+      return callList(transport, schema, get(path, path, query));
+    },
+  };
+}
+
+/** listApi plus iterate(): pages of 100, walked to the end, records de-duplicated by `keyOf`. */
+export function pagedApi<S extends z.ZodType, Q extends PageQuery = PageQuery>(
+  transport: Transport,
+  name: string,
+  path: string,
+  schema: S,
+  keyOf: (record: z.output<S>) => string | number,
+  statuses?: readonly string[],
+): PagedApi<z.output<S>, Q> {
+  const { list } = listApi<S, Q>(transport, name, path, schema, statuses);
+  return {
+    list,
+    iterate: (query) =>
+      iteratePages((page) => list({ ...query, page, per_page: ITERATE_PER_PAGE } as Q), keyOf),
+  };
+}
