@@ -37,12 +37,11 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
     repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.createdAt);
     return 'erp_origin';
   }
-  if (!ctx.config.orders.importStatuses.includes(order.status) && !repos.parked.get(order.id)) {
-    repos.seen.setOutcome(order.id, 'skipped', order.status, order.createdAt);
-    return 'skipped';
-  }
-  if (repos.parked.get(order.id) && (order.status === 'cancelled' || order.status === 'returned')) {
-    // Parked, then cancelled on the platform before the ERP ever had it: nothing left to import.
+  // Queued and parked orders were in an imported status when found. One that moved on since
+  // (confirmed -> processing) is still a sale the ERP must get; one cancelled before the ERP ever
+  // had it is not.
+  const over = order.status === 'cancelled' || order.status === 'returned';
+  if (over && !ctx.config.orders.importStatuses.includes(order.status)) {
     ctx.store.transaction(() => {
       repos.parked.unpark(order.id);
       repos.links.replaceLines(order.id, []);

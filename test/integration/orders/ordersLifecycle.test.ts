@@ -2,10 +2,10 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
-import { runOrders } from '../../../src/sync/orders.js';
+import { discoverOrders, runOrders } from '../../../src/sync/orders.js';
 import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, sellableSku } from './orderChecks.js';
+import { createPlatformOrder, outboxIds, sellableSku } from './orderChecks.js';
 
 const RUN = { full: false, dryRun: false };
 let world: OrderWorld | undefined;
@@ -59,6 +59,26 @@ describe('platform-side changes after import', () => {
     const swept = await runOrders(world.context(), { full: true, dryRun: false });
     expect(swept.extra.updates).toBe(1);
     expect(await updateFiles(world.dir)).toEqual([`${oldest.platformOrderId}-1.json`]);
+  });
+});
+
+describe('orders that move on between discovery and import', () => {
+  it('imports an order confirmed and put in processing meanwhile, and not one cancelled meanwhile', async () => {
+    world = await startOrderWorld();
+    await runOrders(world.context(), RUN);
+    const sku = await sellableSku(world.api);
+    const moved = await createPlatformOrder(world.api, sku);
+    const cancelled = await createPlatformOrder(world.api, sku);
+    await discoverOrders(world.context()); // found as new, then a run is killed before importing
+    await world.api.orders.update(moved.id, { status: 'confirmed' });
+    await world.api.orders.update(moved.id, { status: 'processing' });
+    await world.api.orders.update(cancelled.id, { status: 'cancelled' });
+
+    const run = await runOrders(world.context(), RUN);
+    expect(run.extra.imported).toBe(1);
+    const ids = (await outboxIds(join(world.dir, 'erp'))).ids;
+    expect(ids).toContain(moved.id);
+    expect(ids).not.toContain(cancelled.id);
   });
 });
 
