@@ -3,6 +3,7 @@ import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
 import { pino } from 'pino';
@@ -37,6 +38,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
     forceCloseConnections: true,
     return503OnClosing: false,
     serverFactory: (handler) => createServer((req, res) => options.gate.handle(req, res, handler)),
+    // A path Fastify cannot decode (a stray '%') names nothing: after the key check, 404 like any unknown path.
+    frameworkErrors: (_error, request, reply) => {
+      const send = (status: number, body: unknown): void =>
+        void (reply as FastifyReply).code(status).send(body);
+      try {
+        options.auth.authenticate(request.headers);
+      } catch (error) {
+        if (error instanceof ApiError) return send(error.status, error.body());
+        throw error;
+      }
+      return send(404, { error: 'not_found', message: 'No route for this path.' });
+    },
   });
 
   // Every body is read as JSON whatever its content type; an empty body is no body.

@@ -137,6 +137,17 @@ describe('routing and body errors', () => {
     expect((await http(sb).get('/orders/0')).status).toBe(404);
   });
 
+  it('answers a path with a broken percent-escape like an unknown path: 401 without a key, else 404', async () => {
+    for (const path of ['/products/%', '/products/%E0%A4%A', '/tags/%zz/attach']) {
+      const anonymous = await http(sb, null).get(path);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body.error).toBe('missing_token');
+      const r = await http(sb).get(path);
+      expect(r.status).toBe(404);
+      expect(r.body).toEqual({ error: 'not_found', message: expect.any(String) });
+    }
+  });
+
   it('answers malformed JSON with 422 validation_error and an errors map', async () => {
     const r = await http(sb).post('/products', '{"name": ');
     expect(r.status).toBe(422);
