@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/types.js';
+import { openStore } from '../../../src/store/index.js';
 import { runCli } from '../../unit/cli/runCli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
@@ -51,6 +52,33 @@ describe('erp-sync run-once', () => {
       /^pipeline\s+read\s+unchanged\s+sent\s+applied\s+not found\s+rejected\s+requests\s+seconds/,
     );
     expect(table.stdout).toMatch(/\nstock\s+3\s+3\s+0\s+0\s+0\s+0\s/);
+  }, 30_000);
+
+  it('with --dry-run prints what would be sent and sends and records nothing; --full then resends all', async () => {
+    harness = await createHarness({ extraProducts: 3 });
+    harness.writeStock([1, 2, 3].map((n) => ({ sku: bulkSku(n), quantity: 10 + n })));
+    const config = writeConfig(harness);
+    const env = { CMS_BASE_URL: harness.sandbox.url, CMS_API_KEY: harness.sandbox.keys.primary };
+
+    const dry = await runCli(['run-once', '--only', 'stock', '--dry-run', '-c', config], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/\nstock \(dry run\)\s+3\s+0\s+3\s+0\s/);
+    expect(dry.stdout).toContain('stock: would send 3 item(s) in 1 request(s); the first 3:');
+    expect(dry.stdout).toContain(`  {"sku":"${bulkSku(2)}","quantity":12}`);
+    expect(harness.writes()).toEqual([]);
+    const store = openStore(harness.config.store.path);
+    try {
+      expect(store.fingerprints.count('stock').total).toBe(0);
+      expect(store.runs.recent()).toEqual([]);
+    } finally {
+      store.close();
+    }
+
+    expect((await runCli(['run-once', '--only', 'stock', '-c', config], env)).code).toBe(0);
+    harness.sandbox.requestLog.clear();
+    const full = await runCli(['run-once', '--only', 'stock', '--full', '--json', '-c', config], env);
+    expect(JSON.parse(full.stdout)).toMatchObject({ summaries: [{ sent: 3, applied: 3, unchanged: 0 }] });
+    expect(harness.writes()).toHaveLength(1);
   }, 30_000);
 
   it('stops with exit code 2 and says what to do when the key is refused', async () => {

@@ -158,6 +158,31 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(harness.writes()).toEqual([]);
   });
 
+  it('splits a request the platform refuses as too large (413) until the oversized item stands alone', async () => {
+    harness = await createHarness({ extraProducts: 6 });
+    // No limit on SKU length in the spec; the platform's body limit (1 MiB) refuses this one.
+    const huge = `HUGE-${'x'.repeat(1_100_000)}`;
+    harness.writeStock([
+      ...stockRows(3, () => 2),
+      { sku: huge, quantity: 1 },
+      ...stockRows(6, () => 2).slice(3),
+    ]);
+    const ctx = harness.context();
+    const summary = await runStock(ctx, RUN);
+    expect(summary).toMatchObject({ read: 7, sent: 7, applied: 6, rejected: 1, failed: 0 });
+    expect(summary.error).toBeUndefined();
+    const statuses = harness.writes().map((entry) => entry.status);
+    expect(statuses.filter((status) => status === 413).length).toBeGreaterThanOrEqual(2);
+    const platform = await harness.platform(ctx);
+    for (let n = 1; n <= 6; n++) expect(platform.get(bulkSku(n))?.stock).toBe(2);
+    const [reject] = ctx.store.rejects.list({ pipeline: 'stock' });
+    expect(reject).toMatchObject({ key: huge, reason: expect.stringMatching(/^refused: .*1 MiB/) });
+    // Remembered as refused: not sent again while the ERP value stays the same.
+    harness.sandbox.requestLog.clear();
+    expect(await runStock(harness.context(), RUN)).toMatchObject({ sent: 0, rejected: 1 });
+    expect(harness.writes()).toEqual([]);
+  });
+
   it('holds back the safety buffer per glob rule and never pushes below 0', async () => {
     harness = await createHarness({
       extraProducts: 3,
