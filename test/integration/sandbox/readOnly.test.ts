@@ -33,6 +33,52 @@ describe('account and stats', () => {
   });
 });
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
+type Json = Record<string, any>;
+
+describe('demo seed', () => {
+  const all = async (client: ReturnType<typeof http>, path: string): Promise<Json[]> => {
+    const first = (await client.get(`${path}?per_page=100`)).body;
+    const rows = [...first.data];
+    for (let page = 2; page <= first.meta.last_page; page++)
+      rows.push(...(await client.get(`${path}?per_page=100&page=${page}`)).body.data);
+    return rows;
+  };
+
+  it('gives primary a catalog in every status and type, with brands, a 3-level category tree, tags and images', async () => {
+    const products = await all(api, '/products');
+    expect(products.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(products.map((p) => p.status))).toEqual(new Set(['active', 'draft', 'archived']));
+    const variable = products.filter((p) => p.type === 'variable');
+    expect(variable.length).toBeGreaterThan(10);
+    expect(variable.every((p) => p.variants.length >= 2)).toBe(true);
+    expect(new Set(products.map((p) => p.brand_id).filter(Boolean)).size).toBeGreaterThanOrEqual(5);
+    expect(products.some((p) => p.images.length > 0) && products.some((p) => p.tags.length > 0)).toBe(true);
+    expect(products.some((p) => p.brand === null) && products.some((p) => !p.track_stock)).toBe(true);
+    const depth = (c: { children: unknown[] }): number =>
+      1 + Math.max(0, ...(c.children as { children: unknown[] }[]).map(depth));
+    expect(Math.max(...(await all(api, '/categories')).map((c) => depth(c as { children: unknown[] })))).toBe(
+      3,
+    );
+    expect((await all(api, '/customers')).length).toBeGreaterThanOrEqual(50);
+    expect((await all(api, '/orders')).length).toBeGreaterThanOrEqual(100);
+  });
+
+  it('gives secondary its own, different data and no connected courier', async () => {
+    const secondary = http(sb, 'secondary');
+    const products = await all(secondary, '/products');
+    expect(products.length).toBeGreaterThan(0);
+    expect(products.every((p) => p.sku.startsWith('SEC-'))).toBe(true);
+    expect((await all(secondary, '/orders')).length).toBeGreaterThan(0);
+    expect((await all(secondary, '/customers')).length).toBeGreaterThan(0);
+    const couriers = await all(secondary, '/couriers');
+    expect(couriers.filter((c) => c.status === 'connected')).toEqual([]);
+    expect((await secondary.get('/account')).body.data.name).not.toBe(
+      (await api.get('/account')).body.data.name,
+    );
+  });
+});
+
 describe('categories', () => {
   it('lists root categories with nested children, 3 levels deep', async () => {
     const r = await api.get('/categories');
