@@ -45,4 +45,5 @@ export type { CustomersApi } from './resources/customers.js';
 export type { OrdersApi } from './resources/orders.js';
 export type { ProductsApi } from './resources/products.js';
 export type { IterableReadApi, ListApi, ReadApi } from './resources/readOnly.js';
+export type { PagedApi } from './resources/lists.js';
 export type { TagsApi } from './resources/tags.js';

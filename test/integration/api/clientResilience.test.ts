@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ApiValidationError,
@@ -325,6 +326,17 @@ describe('deadline and close', () => {
       setSpy.mockRestore();
       clearSpy.mockRestore();
     }
+  });
+
+  it('leaves no listener on the caller signal after calls, retries and failures', async () => {
+    const controller = new AbortController();
+    const client = clientFor({ signal: controller.signal });
+    script([() => ({ status: 500 }), () => 'drop'], product);
+    expect((await client.products.get(1)).id).toBe(1);
+    stub.handle(() => ({ status: 404, json: { error: 'not_found' } }));
+    await client.products.get(2).catch(caught);
+    expect(stub.requests).toHaveLength(4);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('refuses a key that cannot be sent in a header, without echoing it', () => {

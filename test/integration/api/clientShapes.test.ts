@@ -211,6 +211,115 @@ describe('requests', () => {
     expect(stub.requests).toHaveLength(0);
   });
 
+  it('refuses every rule of spec sections 2 and 8 before sending, naming the field', async () => {
+    const long = (n: number) => 'x'.repeat(n);
+    const line = { sku: 'A', quantity: 1 };
+    const cases: [string, () => Promise<unknown>, string][] = [
+      ['product name required', () => client.products.create({} as never), 'name'],
+      ['product name <= 191', () => client.products.create({ name: long(192) }), 'name'],
+      ['product type enum', () => client.products.create({ name: 'a', type: 'bundle' as never }), 'type'],
+      ['product status enum', () => client.products.create({ name: 'a', status: 'gone' as never }), 'status'],
+      ['vat_rate <= 100', () => client.products.create({ name: 'a', vat_rate: 101 }), 'vat_rate'],
+      ['vat_rate integer', () => client.products.create({ name: 'a', vat_rate: 9.5 }), 'vat_rate'],
+      [
+        'stock_quantity >= 0',
+        () => client.products.create({ name: 'a', stock_quantity: -1 }),
+        'stock_quantity',
+      ],
+      ['brand_id an id', () => client.products.create({ name: 'a', brand_id: 0 }), 'brand_id'],
+      [
+        'track_stock boolean',
+        () => client.products.create({ name: 'a', track_stock: 'y' as never }),
+        'track_stock',
+      ],
+      [
+        'highlights strings',
+        () => client.products.create({ name: 'a', highlights: [1 as never] }),
+        'highlights.0',
+      ],
+      [
+        'weight_grams integer',
+        () => client.products.create({ name: 'a', weight_grams: 1.5 }),
+        'weight_grams',
+      ],
+      ['product update needs a field', () => client.products.update(1, {}), '(body)'],
+      ['type not updatable', () => client.products.update(1, { type: 'simple' } as never), 'type'],
+      ['price update needs a field', () => client.products.updatePrice(1, {}), '(body)'],
+      ['price vat_rate >= 0', () => client.products.updatePrice(1, { vat_rate: -1 }), 'vat_rate'],
+      ['stock quantity >= 0', () => client.products.updateStock(1, { quantity: -1 }), 'quantity'],
+      ['stock quantity integer', () => client.products.updateStock(1, { quantity: 1.5 }), 'quantity'],
+      ['bulk needs items', () => client.products.bulkStock([]), 'items'],
+      [
+        'bulk <= 1000 items',
+        () => client.products.bulkStock(Array.from({ length: 1001 }, (_, i) => ({ id: i + 1, quantity: 1 }))),
+        'items',
+      ],
+      ['bulk item id or sku', () => client.products.bulkStock([{ quantity: 1 }]), 'items.0.id'],
+      ['bulk price field', () => client.products.bulkPrices([{ sku: 'A' }]), 'items.0.price'],
+      ['per_page >= 1', () => client.products.list({ per_page: 0 }), 'per_page'],
+      ['per_page <= 100', () => client.customers.list({ per_page: 101 }), 'per_page'],
+      ['list status enum', () => client.orders.list({ status: 'lost' as never }), 'status'],
+      ['order customer', () => client.orders.create({ items: [line] }), 'customer_id'],
+      [
+        'order customer name',
+        () => client.orders.create({ customer: {} as never, items: [line] }),
+        'customer.name',
+      ],
+      ['order items >= 1', () => client.orders.create({ customer_id: 1, items: [] }), 'items'],
+      [
+        'order line product_id or sku',
+        () => client.orders.create({ customer_id: 1, items: [{ quantity: 1 }] }),
+        'items.0.product_id',
+      ],
+      [
+        'order line quantity >= 1',
+        () => client.orders.create({ customer_id: 1, items: [{ sku: 'A', quantity: 0 }] }),
+        'items.0.quantity',
+      ],
+      [
+        'order line tax_rate <= 100',
+        () => client.orders.create({ customer_id: 1, items: [{ ...line, tax_rate: 101 }] }),
+        'items.0.tax_rate',
+      ],
+      [
+        'order status enum',
+        () => client.orders.create({ customer_id: 1, items: [line], status: 'lost' as never }),
+        'status',
+      ],
+      [
+        'payment_status enum',
+        () => client.orders.create({ customer_id: 1, items: [line], payment_status: 'owed' as never }),
+        'payment_status',
+      ],
+      [
+        'currency 3 letters',
+        () => client.orders.create({ customer_id: 1, items: [line], currency: 'LEI1' }),
+        'currency',
+      ],
+      ['order update needs a field', () => client.orders.update(1, {}), '(body)'],
+      ['note <= 500', () => client.orders.update(1, { note: long(501) }), 'note'],
+      ['labels <= 60 each', () => client.orders.update(1, { labels: ['ok', long(61)] }), 'labels.1'],
+      ['AWB courier enum', () => client.orders.createAwb(1, { courier: 'ups' as never }), 'courier'],
+      ['AWB parcels >= 1', () => client.orders.createAwb(1, { parcels: 0 }), 'parcels'],
+      ['customer name not empty', () => client.customers.update(1, { name: ' ' }), 'name'],
+      ['customer notes <= 2000', () => client.customers.update(1, { notes: long(2001) }), 'notes'],
+      ['tag name <= 60', () => client.tags.create({ name: long(61) }), 'name'],
+      ['tag color <= 32', () => client.tags.create({ name: 'a', color: long(33) }), 'color'],
+      ['tag update needs a field', () => client.tags.update(1, {}), '(body)'],
+      ['attach needs products', () => client.tags.attach(1, []), 'product_ids'],
+      ['ids are positive integers', () => client.products.get(0), 'id'],
+    ];
+    stub.handle(() => ({ json: { data: {} } }));
+    const missed: string[] = [];
+    for (const [rule, call, field] of cases) {
+      const error = await call().catch((e: unknown) => e);
+      if (!(error instanceof ClientValidationError) || !(field in error.fieldErrors)) missed.push(rule);
+      else expect(error.message).toContain(field);
+    }
+    expect(missed).toEqual([]);
+    expect(stub.requests).toHaveLength(0);
+  });
+
   it('reuses at most maxSockets connections with keep-alive and opens one per request without it', async () => {
     stub.handle(() => ({ json: { data: {} } }));
     for (const keepAlive of [true, false]) {
