@@ -123,6 +123,40 @@ describe('faults', () => {
     expect(await run()).toEqual(first);
   });
 
+  it('reproduces the same sequence of every fault kind from --fault-seed, only on matching requests', async () => {
+    const run = async (seed: number): Promise<(string | null)[]> => {
+      const own = await startSandbox({
+        seed: 'empty',
+        faults: 'latency=0-3,error_rate=0.25,drop_rate=0.25,stall_rate=0.25,only=GET /account',
+        faultSeed: seed,
+      });
+      for (let i = 0; i < 20; i++) {
+        await fetch(`${own.url}/${i % 4 === 3 ? 'stats' : 'account'}?i=${i}`, {
+          headers: { authorization: `Bearer ${own.keys.primary}` },
+          signal: AbortSignal.timeout(100),
+        }).then(
+          (r) => r.text(),
+          () => null,
+        );
+      }
+      await sleep(20);
+      const faults = own.requestLog
+        .entries()
+        .sort((a, b) => Number(a.query.i) - Number(b.query.i))
+        .map((e) => (e.path.endsWith('/stats') ? `stats:${e.fault}` : e.fault));
+      await own.close();
+      return faults;
+    };
+    const first = await run(11);
+    expect(first).toHaveLength(20);
+    expect(first.filter((f) => f?.startsWith('stats'))).toEqual(Array(5).fill('stats:null'));
+    expect(new Set(first.filter((f) => !f?.startsWith('stats')))).toEqual(
+      new Set(['error', 'drop', 'stall', null]),
+    );
+    expect(await run(11)).toEqual(first);
+    expect(await run(12)).not.toEqual(first);
+  });
+
   it('refuses a bad fault spec with a message naming it', async () => {
     expect(() => sb.setFaults('error_rate=2')).toThrow(/error_rate/);
     expect(() => sb.setFaults('explode=1')).toThrow(/explode/);
