@@ -28,6 +28,7 @@ export async function runPrices(ctx: SyncContext, options: RunOptions): Promise<
     prepare: async (records) =>
       records.map((record): PushItem<BulkPriceItem> => ({
         key: itemKeyString(record),
+        sku: record.sku,
         hash: priceFingerprint(record),
         wire: toWire(record),
       })),

@@ -17,6 +17,8 @@ const PREVIEW_ITEMS = 20;
 /** One item ready to push: its key, the fingerprint of the value, and the request item. */
 export interface PushItem<W> {
   key: string;
+  /** The product SKU (the key without the variant). */
+  sku: string;
   hash: string;
   wire: W;
 }
@@ -40,6 +42,16 @@ export function classifyRefusal(error: unknown): Refusal | null {
   }
   if (error instanceof PayloadTooLargeError) return { message: `refused: ${error.message}` };
   return null;
+}
+
+/**
+ * Which sent items the platform did not find. It may echo an item as sent (SKU and variant SKU) or
+ * by its SKU alone: then every item of that SKU counts as not found, never as acknowledged.
+ */
+export function notFoundMatcher(refs: ItemKey[]): (item: { key: string; sku: string }) => boolean {
+  const keys = new Set(refs.map(itemKeyString));
+  const skus = new Set(refs.filter((ref) => !ref.variantSku).map((ref) => ref.sku));
+  return (item) => keys.has(item.key) || skus.has(item.sku);
 }
 
 function stopsTheRun(error: unknown): boolean {
@@ -90,9 +102,9 @@ export async function runPush<R extends ItemKey, W>(
       const applied: FingerprintEntry[] = [];
       const missing: string[] = [];
       for (const { items, response } of result.accepted) {
-        const notFound = new Set((response as { notFound: ItemKey[] }).notFound.map(itemKeyString));
+        const isMissing = notFoundMatcher((response as { notFound: ItemKey[] }).notFound);
         for (const item of items) {
-          if (notFound.has(item.key)) missing.push(item.key);
+          if (isMissing(item)) missing.push(item.key);
           else applied.push({ key: item.key, hash: item.hash, generation });
         }
       }

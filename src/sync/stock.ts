@@ -28,7 +28,7 @@ export async function runStock(ctx: SyncContext, options: RunOptions): Promise<R
         const quantity = pushedQuantity(record.quantity, held?.get(key) ?? 0, buffer(record));
         const wire: BulkStockItem = { sku: record.sku, quantity };
         if (record.variantSku) wire.variant_sku = record.variantSku;
-        return { key, hash: stockFingerprint(quantity), wire };
+        return { key, sku: record.sku, hash: stockFingerprint(quantity), wire };
       });
     },
     send: async (items) => {

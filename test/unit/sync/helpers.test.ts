@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batches } from '../../../src/sync/batches.js';
 import { createPool } from '../../../src/sync/pool.js';
+import { notFoundMatcher } from '../../../src/sync/pushPipeline.js';
 import { createSafetyBuffer, globToRegExp, pushedQuantity } from '../../../src/sync/safetyBuffer.js';
 import {
   priceFingerprint,
@@ -95,5 +96,26 @@ describe('fingerprints', () => {
     expect(pricesMatch(hash, { price: 12.49, vatRate: 19 })).toBe(false);
     expect(pricesMatch(priceFingerprint({ price: 1.01 }), { price: 1.0 })).toBe(false);
     expect(pricesMatch(priceFingerprint({ price: 9.999 }), { price: 10 })).toBe(true);
+  });
+});
+
+describe('notFoundMatcher', () => {
+  const items = [
+    { key: 'A', sku: 'A' },
+    { key: 'TS/TS-M', sku: 'TS' },
+    { key: 'TS/TS-L', sku: 'TS' },
+    { key: 'B/B-1', sku: 'B' },
+  ];
+  const missing = (refs: { sku: string; variantSku?: string }[]): string[] =>
+    items.filter(notFoundMatcher(refs)).map((item) => item.key);
+
+  it('matches an item echoed as sent, and only that one', () => {
+    expect(missing([{ sku: 'TS', variantSku: 'TS-L' }])).toEqual(['TS/TS-L']);
+    expect(missing([{ sku: 'A' }])).toEqual(['A']);
+    expect(missing([])).toEqual([]);
+  });
+
+  it('never acknowledges a variant whose SKU alone was echoed as not found', () => {
+    expect(missing([{ sku: 'TS' }, { sku: 'B', variantSku: 'B-9' }])).toEqual(['TS/TS-M', 'TS/TS-L']);
   });
 });
