@@ -143,7 +143,7 @@ describe('faults', () => {
       const faults = own.requestLog
         .entries()
         .sort((a, b) => Number(a.query.i) - Number(b.query.i))
-        .map((e) => (e.path.endsWith('/stats') ? `stats:${e.fault}` : e.fault));
+        .map((e) => (e.path.endsWith('/stats') ? `stats:${e.fault}` : (e.fault ?? null)));
       await own.close();
       return faults;
     };
