@@ -31,6 +31,9 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
+  // The pool was closed or destroyed: undici refused to dispatch.
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
 ]);
 
 export interface ErrorBody {

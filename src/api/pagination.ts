@@ -6,20 +6,26 @@ export const ITERATE_PER_PAGE = 100;
  * Walks pages 1..last_page (re-reading last_page from every page, so a list that grows while we
  * walk is followed to its new end). Records already yielded are skipped by key: when records are
  * added to the front of a list, the ones pushed onto the next page come back and are dropped.
+ * Two pages in a row that bring nothing new end the walk: a server that ignores `page` (answering
+ * page 1 again, often without meta) would otherwise be walked for ever.
  */
 export async function* iteratePages<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   keyOf: (record: T) => string | number,
 ): AsyncGenerator<T, void, undefined> {
   const seen = new Set<string | number>();
+  let pagesWithNothingNew = 0;
   for (let page = 1; ; page++) {
     const { data, meta } = await fetchPage(page);
+    let fresh = 0;
     for (const record of data) {
       const key = keyOf(record);
       if (seen.has(key)) continue;
       seen.add(key);
+      fresh++;
       yield record;
     }
-    if (data.length === 0 || page >= meta.last_page) return;
+    pagesWithNothingNew = fresh === 0 ? pagesWithNothingNew + 1 : 0;
+    if (data.length === 0 || page >= meta.last_page || pagesWithNothingNew >= 2) return;
   }
 }

@@ -133,6 +133,14 @@ describe('lists', () => {
     expect(stub.requests.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
   });
 
+  it('ends the walk of a server that ignores page and repeats the whole list', async () => {
+    const records = Array.from({ length: 150 }, (_, i) => productRecord(i + 1));
+    stub.handle(() => ({ json: records }));
+    const ids = (await collect(client.products.iterate())).map((p) => p.id);
+    expect(ids).toEqual(records.map((r) => r.id));
+    expect(stub.requests).toHaveLength(3);
+  });
+
   it('keeps unknown extra fields on records', async () => {
     stub.handle(() => ({ json: { data: productRecord(5, { warehouse: { code: 'W1' } }), extra: true } }));
     const product = await client.products.get(5);

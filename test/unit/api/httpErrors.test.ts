@@ -119,6 +119,13 @@ describe('errorFromFailure', () => {
     expect(error.retryable).toBe(true);
   });
 
+  it('maps a closed pool (nothing dispatched) on a create to a NetworkError, not outcome-unknown', () => {
+    for (const code of ['UND_ERR_CLOSED', 'UND_ERR_DESTROYED']) {
+      const closed = Object.assign(new Error('The client is closed'), { code });
+      expect(errorFromFailure(closed, post, false, null, KEY)).toBeInstanceOf(NetworkError);
+    }
+  });
+
   it('maps a connection lost during a create to outcome-unknown, which is not retryable', () => {
     const error = errorFromFailure(reset, post, false, null, KEY);
     expect(error).toBeInstanceOf(OutcomeUnknownError);

@@ -83,4 +83,38 @@ describe('iteratePages', () => {
     expect(records).toEqual([]);
     expect(calls).toBe(1);
   });
+
+  it('ends the walk when a server ignores page and repeats page 1', async () => {
+    const ids = Array.from({ length: 150 }, (_, i) => i + 1);
+    let calls = 0;
+    const records = await collect(
+      iteratePages(
+        async () => {
+          calls++;
+          // No meta from the server: what parseList derives for a full bare-array page.
+          const data = ids.map((id) => ({ id }));
+          return { data, meta: { current_page: calls, per_page: 100, total: 0, last_page: calls + 1 } };
+        },
+        (r) => r.id,
+      ),
+    );
+    expect(records.map((r) => r.id)).toEqual(ids);
+    expect(calls).toBe(3);
+  });
+
+  it('keeps walking past one page of repeats when the list grew by a page at the front', async () => {
+    const ids = Array.from({ length: 6 }, (_, i) => 6 - i); // newest first, 2 per page
+    let next = 7;
+    const records = await collect(
+      iteratePages(
+        async (page) => {
+          const result = pageOf(ids, page, 2);
+          if (page === 1) for (let i = 0; i < 2; i++) ids.unshift(next++); // page 2 now repeats page 1
+          return result;
+        },
+        (r) => r.id,
+      ),
+    );
+    expect(records.map((r) => r.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
 });
