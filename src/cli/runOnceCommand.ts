@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { orderPreviewTitle } from '../sync/ordersPipelineRun.js';
 import { getPipeline, pipelineNames } from '../sync/registry.js';
 import { formatSummaryTable } from '../sync/summary.js';
 import type { RunSummary } from '../sync/types.js';
 import { createProgressReporter } from './progress.js';
+import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
 export interface RunOnceOptions {
   configFile?: string;
@@ -25,6 +27,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
     );
     return 64;
   }
+  endQuietlyOnClosedPipe();
   const config = loadConfig({ file: options.configFile });
   const logger = createLogger({ level: config.log.level });
   const progress = createProgressReporter({ tty: Boolean(process.stderr.isTTY) && !options.json, logger });
@@ -77,7 +80,10 @@ function formatPreviews(summaries: RunSummary[]): string {
   let out = '';
   for (const summary of summaries) {
     if (!summary.dryRun || !summary.preview?.length) continue;
-    out += `\n${summary.pipeline}: would send ${summary.sent} item(s) in ${summary.extra.batches ?? 0} request(s); the first ${summary.preview.length}:\n`;
+    const title =
+      orderPreviewTitle(summary) ??
+      `would send ${summary.sent} item(s) in ${summary.extra.batches ?? 0} request(s)`;
+    out += `\n${summary.pipeline}: ${title}; the first ${summary.preview.length}:\n`;
     out += summary.preview.map((item) => `  ${JSON.stringify(item)}`).join('\n') + '\n';
   }
   return out;

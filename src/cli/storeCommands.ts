@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { describeSource } from '../domain/records.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, StoreError, type Store } from '../store/index.js';
 import { formatOrderLinks } from './ordersCommand.js';
 
 export interface RejectsOptions {
@@ -89,6 +90,34 @@ function storePath(command: Command, flags: { store?: string }): string {
   return config.store.path;
 }
 
+/** Opens an existing store for a listing; a listing never creates one (a mistyped path would look empty). */
+function openExistingStore(path: string): Store {
+  if (path !== ':memory:' && !existsSync(path)) {
+    throw new StoreError(
+      `no store at ${path}: nothing has run with this store.path yet, or the path is wrong`,
+    );
+  }
+  return openStore(path);
+}
+
+/** A positive whole number for --limit, or a usage error naming the option. */
+export function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return n;
+}
+
+/**
+ * Output piped into a reader that stops early (`| head`) ends the command quietly, as Unix tools
+ * do, instead of an EPIPE stack trace.
+ */
+export function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 async function write(lines: Iterable<string>): Promise<void> {
   for (const text of lines) {
     if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve));
@@ -101,11 +130,12 @@ export function registerStoreCommands(program: Command): void {
     .description('items refused by the ERP adapter, the validation or the platform, with reason and place')
     .option('-p, --pipeline <name>', 'only this pipeline (stock, prices, products, orders, ...)')
     .option('--all', 'include resolved rejects', false)
-    .option('--limit <n>', 'at most this many', (v) => Number.parseInt(v, 10))
+    .option('--limit <n>', 'at most this many', parseLimit)
     .option('--json', 'print as JSON', false)
     .option('--store <file>', 'store file (default: store.path of the configuration)')
     .action((flags: RejectsOptions & { store?: string }, command: Command) => {
-      const store = openStore(storePath(command, flags));
+      endQuietlyOnClosedPipe();
+      const store = openExistingStore(storePath(command, flags));
       try {
         process.stdout.write(formatRejects(store, flags));
       } finally {
@@ -119,12 +149,13 @@ export function registerStoreCommands(program: Command): void {
       'product links (SKU / variant SKU <-> platform product / variant), or order links with --orders',
     )
     .option('--orders', 'list order links (platform order id <-> ERP reference) instead', false)
-    .option('--limit <n>', 'with --orders: at most this many', (v) => Number.parseInt(v, 10), 100)
+    .option('--limit <n>', 'with --orders: at most this many', parseLimit, 100)
     .option('--json', 'print as JSON', false)
     .option('--store <file>', 'store file (default: store.path of the configuration)')
     .action(
       async (flags: { orders: boolean; limit: number; json: boolean; store?: string }, command: Command) => {
-        const store = openStore(storePath(command, flags));
+        endQuietlyOnClosedPipe();
+        const store = openExistingStore(storePath(command, flags));
         try {
           if (flags.orders)
             process.stdout.write(formatOrderLinks(store, { json: flags.json, limit: flags.limit }));
