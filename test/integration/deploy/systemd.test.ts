@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { parseConfig } from '../../../src/config.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../support/cli.js';
 
@@ -70,10 +72,16 @@ describe('systemd units', () => {
     }
     // V8 needs writable+executable pages: this setting would make every run crash
     expect(service).not.toMatch(/^MemoryDenyWriteExecute=yes/m);
-    // the store (state directory) and the ERP folder stay writable under ProtectSystem=strict
-    expect(service).toMatch(/^StateDirectory=erp-sync$/m);
-    expect(service).toMatch(/^Environment=ERP_SYNC_STORE=\/var\/lib\/erp-sync\//m);
-    expect(service).toMatch(/^ReadWritePaths=\S+/m);
+    // the example config's store and ERP folder are writable under ProtectSystem=strict:
+    // the store in the StateDirectory, the ERP folder in ReadWritePaths
+    const config = parseConfig({
+      ...(parseYaml(unit('config.systemd.yaml')) as object),
+      api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
+    });
+    const stateDirectory = /^StateDirectory=(\S+)$/m.exec(service)?.[1];
+    expect(dirname(config.store.path)).toBe(`/var/lib/${stateDirectory}`);
+    const writable = /^ReadWritePaths=(.+)$/m.exec(service)?.[1]?.split(/\s+/) ?? [];
+    expect(writable).toContain(config.erp.path);
 
     const timer = unit('erp-sync.timer');
     expect(timer).toMatch(/^OnCalendar=\*-\*-\* \*:\*:00$/m);

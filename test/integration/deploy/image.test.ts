@@ -1,0 +1,426 @@
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { parseConfig } from '../../../src/config.js';
+import { DEMO_KEYS, startSandbox } from '../../../src/sandbox/index.js';
+import { PROJECT_ROOT } from '../../support/cli.js';
+
+// No Docker engine here: the image cannot be built. What can be checked without one:
+// - every file the Dockerfile copies from the build context exists and is not in .dockerignore;
+// - the runtime stage's file layout, rebuilt in a temp root from the Dockerfile's own COPY and
+//   `ln -s` lines (dist from `tsc -p tsconfig.build.json`, node_modules holding only the
+//   production dependencies as `npm prune --omit=dev` leaves them, so no tsx), runs: --help,
+//   --version, demo (config/sample, package.json), and the entrypoint loop with the image's ENV,
+//   default config and health check against the real sandbox.
+
+interface Instruction {
+  stage: string;
+  /** WORKDIR in effect for this instruction. */
+  workdir: string;
+  keyword: string;
+  args: string;
+}
+
+function dockerfileInstructions(): Instruction[] {
+  const text = readFileSync(join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+  const logical = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  const out: Instruction[] = [];
+  let stage = '';
+  let workdir = '/';
+  for (const line of logical) {
+    const [word, ...rest] = line.split(/\s+/);
+    const keyword = word!.toUpperCase();
+    const args = rest.join(' ');
+    if (keyword === 'FROM') {
+      stage = /\bAS\s+(\S+)/i.exec(args)?.[1] ?? '';
+      workdir = '/';
+    }
+    if (keyword === 'WORKDIR') workdir = resolve(workdir, args);
+    out.push({ stage, workdir, keyword, args });
+  }
+  return out;
+}
+
+interface Copy {
+  stage: string;
+  from: string | undefined;
+  chmod: number | undefined;
+  sources: string[];
+  /** Absolute destination in the image. */
+  dest: string;
+}
+
+function copies(instructions: Instruction[]): Copy[] {
+  return instructions
+    .filter((i) => i.keyword === 'COPY')
+    .map((i) => {
+      const words = i.args.split(/\s+/);
+      const flags = words.filter((w) => w.startsWith('--'));
+      const paths = words.filter((w) => !w.startsWith('--'));
+      const from = flags.find((f) => f.startsWith('--from='))?.slice('--from='.length);
+      const chmod = flags.find((f) => f.startsWith('--chmod='))?.slice('--chmod='.length);
+      const sources = paths.slice(0, -1);
+      const target = resolve(i.workdir, paths.at(-1)!);
+      return sources.map((source) => ({
+        stage: i.stage,
+        from,
+        chmod: chmod === undefined ? undefined : parseInt(chmod, 8),
+        sources: [source],
+        // `COPY a b dir/`: each source lands in dir; `COPY a b`: a is copied to b
+        dest: sources.length > 1 || paths.at(-1)!.endsWith('/') ? join(target, basename(source)) : target,
+      }));
+    })
+    .flat();
+}
+
+const instructions = dockerfileInstructions();
+const allCopies = copies(instructions);
+
+function ignorePatterns(): RegExp[] {
+  return readFileSync(join(PROJECT_ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((pattern) => {
+      if (pattern.startsWith('!')) throw new Error('exceptions in .dockerignore are not handled here');
+      const body = pattern
+        .replace(/^\/+/, '')
+        .split('**/')
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+        )
+        .join('(?:.*/)?');
+      return new RegExp(`^${body}$`);
+    });
+}
+
+function filesUnder(path: string): string[] {
+  const full = join(PROJECT_ROOT, path);
+  if (!statSync(full).isDirectory()) return [path];
+  return readdirSync(full).flatMap((name) => filesUnder(join(path, name)));
+}
+
+const isIgnored = (file: string, patterns: RegExp[]): boolean => {
+  const parts = file.split('/');
+  return parts.some((_, n) => patterns.some((re) => re.test(parts.slice(0, n + 1).join('/'))));
+};
+
+let root: string;
+let tscResult: { code: number | null; output: string };
+const cleanups: string[] = [];
+
+/** Container path -> path in the temp root. */
+const inRoot = (containerPath: string): string => join(root, containerPath);
+
+function productionNodeModules(target: string): void {
+  const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
+  for (const [key, meta] of Object.entries(lock.packages)) {
+    if (!key.startsWith('node_modules/') || key.slice(13).includes('/node_modules/') || meta.dev) continue;
+    const link = join(target, key.slice(13));
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(PROJECT_ROOT, key), link);
+  }
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'erp-sync-image-'));
+  cleanups.push(root);
+  const buildWorkdir = instructions.find(
+    (i) => i.stage === 'build' && i.keyword === 'RUN' && /npm ci/.test(i.args),
+  )!.workdir;
+  // Build-stage paths copied from the context (e.g. /app/src <- src); dist and node_modules are
+  // the build's own outputs.
+  const buildPaths = new Map<string, string>();
+  for (const c of allCopies.filter((c) => c.stage === 'build' && !c.from))
+    buildPaths.set(c.dest, c.sources[0]!);
+  const distDir = join(root, '.build-dist');
+  tscResult = await new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        'tsconfig.build.json',
+        '--outDir',
+        distDir,
+      ],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('close', (code) => done({ code, output }));
+  });
+
+  for (const c of allCopies.filter((c) => c.stage === 'runtime')) {
+    const dest = c.dest;
+    for (const source of c.sources) {
+      let from: string | 'node_modules';
+      if (!c.from) from = join(PROJECT_ROOT, source);
+      else if (source === join(buildWorkdir, 'dist')) from = distDir;
+      else if (source === join(buildWorkdir, 'node_modules')) from = 'node_modules';
+      else {
+        const contextPath = buildPaths.get(source);
+        if (!contextPath) throw new Error(`COPY --from=build ${source}: the build stage does not produce it`);
+        from = join(PROJECT_ROOT, contextPath);
+      }
+      const target = inRoot(dest);
+      mkdirSync(dirname(target), { recursive: true });
+      if (from === 'node_modules') productionNodeModules(target);
+      else cpSync(from, target, { recursive: true });
+      if (c.chmod !== undefined) chmodSync(target, c.chmod);
+    }
+  }
+  for (const run of instructions.filter((i) => i.stage === 'runtime' && i.keyword === 'RUN')) {
+    for (const [, target, link] of run.args.matchAll(/\bln -s (\S+) (\S+)/g)) {
+      mkdirSync(dirname(inRoot(link!)), { recursive: true });
+      symlinkSync(inRoot(target!), inRoot(link!));
+    }
+  }
+  mkdirSync(inRoot('/data/erp'), { recursive: true });
+  mkdirSync(inRoot('/tmp'), { recursive: true });
+}, 90_000);
+
+afterAll(() => {
+  for (const dir of cleanups) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The runtime stage's ENV, with container paths moved into the temp root. */
+function imageEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const i of instructions.filter((i) => i.stage === 'runtime' && i.keyword === 'ENV')) {
+    for (const [, key, value] of i.args.matchAll(/(\w+)=(\S+)/g)) {
+      env[key!] = value!.startsWith('/') ? inRoot(value!) : value!;
+    }
+  }
+  return env;
+}
+
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = root,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base: Record<string, string | undefined> = { ...process.env };
+  for (const key of Object.keys(base)) if (/^(ERP_SYNC_|CMS_|LOG_LEVEL$|NODE_)/.test(key)) delete base[key];
+  return new Promise((done, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...base, PATH: `${inRoot('/usr/local/bin')}:${process.env.PATH}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('Dockerfile', () => {
+  it('copies only files that exist in the repository and are not excluded by .dockerignore', () => {
+    const patterns = ignorePatterns();
+    const contextCopies = allCopies.filter((c) => !c.from);
+    expect(contextCopies.length).toBeGreaterThan(5);
+    for (const c of contextCopies) {
+      for (const source of c.sources) {
+        expect(existsSync(join(PROJECT_ROOT, source)), `${source} exists`).toBe(true);
+        for (const file of filesUnder(source)) {
+          expect(isIgnored(file, patterns), `${file} is not excluded by .dockerignore`).toBe(false);
+        }
+      }
+    }
+    // and the build context leaves out what must not be shipped or slows the build
+    for (const path of [
+      'node_modules/x',
+      '.git/HEAD',
+      'dist/cli/main.js',
+      'erp-sync.env',
+      'data/erp-sync.db',
+    ]) {
+      expect(isIgnored(path, patterns), `${path} is excluded`).toBe(true);
+    }
+  });
+
+  it('builds in a build stage and runs as a non-root user with a /data volume, health check and entrypoint', () => {
+    const froms = instructions.filter((i) => i.keyword === 'FROM').map((i) => i.args);
+    const argDefault = instructions.find((i) => i.keyword === 'ARG' && i.args.startsWith('NODE_IMAGE='));
+    expect(argDefault?.args).toBe('NODE_IMAGE=node:20-bookworm-slim');
+    expect(froms).toEqual(['${NODE_IMAGE} AS build', '${NODE_IMAGE} AS runtime']);
+    const buildRuns = instructions
+      .filter((i) => i.stage === 'build' && i.keyword === 'RUN')
+      .map((i) => i.args);
+    expect(buildRuns.join('\n')).toMatch(/apt-get install -y --no-install-recommends python3 make g\+\+/);
+    expect(buildRuns).toContain('npm ci --no-audit --no-fund');
+    expect(buildRuns.join('\n')).toMatch(/npm run build && npm prune --omit=dev/);
+
+    const runtime = instructions.filter((i) => i.stage === 'runtime');
+    const user = runtime.filter((i) => i.keyword === 'USER').at(-1)?.args;
+    expect(user).toBeDefined();
+    expect(['root', '0']).not.toContain(user);
+    expect(
+      runtime.some((i) => i.keyword === 'RUN' && i.args.includes(`useradd`) && i.args.includes(user!)),
+    ).toBe(true);
+    expect(runtime.find((i) => i.keyword === 'VOLUME')?.args).toBe('["/data"]');
+    expect(imageEnv().NODE_ENV).toBe('production');
+    expect(
+      runtime.some((i) => i.keyword === 'LABEL' && i.args.includes('org.opencontainers.image.title')),
+    ).toBe(true);
+    const destinations = allCopies.filter((c) => c.stage === 'runtime').map((c) => c.dest);
+    const entrypoint = JSON.parse(runtime.find((i) => i.keyword === 'ENTRYPOINT')!.args) as string[];
+    expect(destinations).toContain(entrypoint[0]);
+    const health = /CMD (\[.*\])$/.exec(runtime.find((i) => i.keyword === 'HEALTHCHECK')!.args)![1]!;
+    expect(destinations).toContain((JSON.parse(health) as string[])[0]);
+  });
+
+  it('compiles with tsconfig.build.json (npm run build) without errors', () => {
+    expect(tscResult.output).toBe('');
+    expect(tscResult.code).toBe(0);
+    expect(existsSync(inRoot('/app/dist/cli/main.js'))).toBe(true);
+    expect(existsSync(inRoot('/app/dist/sandbox/index.js'))).toBe(true);
+  });
+
+  it('the runtime layout runs the compiled CLI with production dependencies only (no tsx)', async () => {
+    expect(existsSync(inRoot('/app/node_modules/better-sqlite3'))).toBe(true);
+    expect(existsSync(inRoot('/app/node_modules/tsx'))).toBe(false);
+    expect(existsSync(inRoot('/app/node_modules/typescript'))).toBe(false);
+
+    const help = await run('erp-sync', ['--help'], imageEnv());
+    expect(help.stderr).toBe('');
+    expect(help.code).toBe(0);
+    for (const command of ['sandbox', 'run-once', 'rejects', 'links', 'orders', 'status', 'check', 'demo']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    }
+    const version = await run('erp-sync', ['--version'], imageEnv());
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(version.stdout.trim()).toBe(pkg.version);
+
+    // demo reads ../../config/sample relative to dist/cli: the sample must be in the image
+    const demo = await run('erp-sync', ['demo'], imageEnv(), inRoot('/data'));
+    expect(demo.stderr).not.toMatch(/ENOENT|Error:/);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toContain('== Done.');
+    // the demo keeps to its own temp store, even with the image's environment
+    expect(existsSync(inRoot('/data/erp-sync.db'))).toBe(false);
+  });
+
+  it("the entrypoint loop runs with the image's ENV and default config, and the health check passes", async () => {
+    const config = parseConfig({
+      ...(parseYaml(readFileSync(join(PROJECT_ROOT, 'deploy/config.docker.yaml'), 'utf8')) as object),
+      api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
+    });
+    expect(config.erp.path).toBe('/data/erp');
+    expect(config.store.path).toBe('/data/erp-sync.db');
+    // the same file with the container's /data moved into the temp root
+    const imageConfig = inRoot('/etc/erp-sync/config.yaml');
+    writeFileSync(
+      imageConfig,
+      readFileSync(imageConfig, 'utf8').replaceAll(' /data/', ` ${inRoot('/data')}/`),
+    );
+    for (const file of ['stock.csv', 'prices.csv']) {
+      cpSync(join(PROJECT_ROOT, 'config/sample', file), inRoot(`/data/erp/${file}`));
+    }
+
+    const sandbox = await startSandbox({ port: 0, logLevel: 'silent' });
+    try {
+      const env = {
+        ...imageEnv(),
+        CMS_BASE_URL: sandbox.url,
+        CMS_API_KEY: DEMO_KEYS.primary,
+        ERP_SYNC_MAX_RUNS: '1',
+      };
+      const loop = await run(inRoot('/usr/local/bin/docker-entrypoint.sh'), ['loop'], env, inRoot('/data'));
+      expect(loop.stderr).toMatch(/"msg":"run finished","run":1,"exitCode":0/);
+      expect(loop.code).toBe(0);
+      expect(existsSync(inRoot('/data/erp-sync.db'))).toBe(true);
+      expect(readdirSync(inRoot('/data/erp/outbox/orders')).length).toBeGreaterThan(0);
+
+      const health = await run(inRoot('/usr/local/bin/erp-sync-healthcheck'), [], env);
+      expect(health.stdout).toMatch(/^healthy/);
+      expect(health.code).toBe(0);
+
+      const status = await run(inRoot('/usr/local/bin/docker-entrypoint.sh'), ['status', '--json'], env);
+      expect(status.code).toBe(0);
+      const report = JSON.parse(status.stdout) as { store: string; pipelines: { status: string | null }[] };
+      expect(relative(root, report.store)).toBe('data/erp-sync.db');
+      expect(report.pipelines.every((p) => p.status !== null)).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
+describe('docker-compose.yml', () => {
+  interface Service {
+    build?: string;
+    image?: string;
+    command?: string[];
+    restart?: string;
+    env_file?: string[];
+    volumes?: string[];
+    healthcheck?: { test?: string[]; disable?: boolean };
+  }
+  const compose = parseYaml(readFileSync(join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, Service>;
+    volumes: Record<string, unknown>;
+  };
+
+  it('runs the loop with a /data volume and the secrets from an env file, plus the sandbox; no Redis yet', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['erp-sync', 'sandbox']);
+    const loop = compose.services['erp-sync']!;
+    expect(loop.build).toBe('.');
+    expect(loop.command).toEqual(['loop']);
+    expect(loop.restart).toBe('unless-stopped');
+    const volume = loop.volumes?.find((v) => v.endsWith(':/data'));
+    expect(volume).toBeDefined();
+    expect(Object.keys(compose.volumes)).toContain(volume!.split(':')[0]);
+    expect(loop.env_file).toEqual(['erp-sync.env']);
+
+    const sandbox = compose.services.sandbox!;
+    expect(sandbox.image).toBe(loop.image);
+    expect(sandbox.command).toEqual(['sandbox', '--host', '0.0.0.0', '--port', '8787']);
+    expect(sandbox.healthcheck?.test?.join(' ')).toContain('http://127.0.0.1:8787/api/v2');
+  });
+
+  it('the example env file points the loop at the sandbox service with its demo key', () => {
+    const example = readFileSync(join(PROJECT_ROOT, 'deploy/erp-sync.env.example'), 'utf8');
+    const vars = Object.fromEntries(
+      example
+        .split('\n')
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+    ) as Record<string, string>;
+    expect(vars.CMS_BASE_URL).toBe('http://sandbox:8787/api/v2');
+    expect(vars.CMS_API_KEY).toBe(DEMO_KEYS.primary);
+  });
+});
