@@ -1,7 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { ApiValidationError, ClientValidationError, PayloadTooLargeError } from '../api/errors.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
-import { itemKeyString, type ErpRow, type ItemKey, type Reject } from '../domain/records.js';
+import {
+  itemKeyString,
+  type ErpRow,
+  type ItemKey,
+  type RecordSource,
+  type Reject,
+} from '../domain/records.js';
 import type { FingerprintEntry, FingerprintPipeline } from '../store/index.js';
 import { batches } from './batches.js';
 import { refusedFingerprint } from './fingerprint.js';
@@ -19,6 +25,8 @@ export interface PushItem<W> {
   key: string;
   /** The product SKU (the key without the variant). */
   sku: string;
+  /** Where the ERP row is (file and line), for the reject when the platform refuses or lacks it. */
+  source?: RecordSource;
   hash: string;
   wire: W;
 }
@@ -29,7 +37,7 @@ export interface PushSpec<R extends ItemKey, W> {
   rows: () => AsyncIterable<ErpRow<R>>;
   /** Why a record cannot be sent (spec limits), or null. */
   validate: (record: R) => string | null;
-  /** Records to items for one chunk of rows (the stock pipeline asks for reservations here). */
+  /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
   prepare: (records: R[]) => Promise<PushItem<W>[]>;
   /** One bulk request; returns the items the platform did not find, as it echoed them. */
   send: (wires: W[]) => Promise<{ notFound: ItemKey[] }>;
@@ -100,11 +108,11 @@ export async function runPush<R extends ItemKey, W>(
         classify: classifyRefusal,
       });
       const applied: FingerprintEntry[] = [];
-      const missing: string[] = [];
+      const missing: PushItem<W>[] = [];
       for (const { items, response } of result.accepted) {
         const isMissing = notFoundMatcher((response as { notFound: ItemKey[] }).notFound);
         for (const item of items) {
-          if (isMissing(item)) missing.push(item.key);
+          if (isMissing(item)) missing.push(item);
           else applied.push({ key: item.key, hash: item.hash, generation });
         }
       }
@@ -114,13 +122,19 @@ export async function runPush<R extends ItemKey, W>(
         generation,
       }));
       const rejects: Reject[] = [
-        ...result.rejected.map(({ item, reason }) => ({ pipeline, key: item.key, reason })),
-        ...missing.map((key) => ({ pipeline, key, reason: NOT_ON_PLATFORM })),
+        ...result.rejected.map(({ item, reason }) => ({
+          pipeline,
+          key: item.key,
+          reason,
+          source: item.source,
+        })),
+        ...missing.map(({ key, source }) => ({ pipeline, key, reason: NOT_ON_PLATFORM, source })),
       ];
+      const missingKeys = missing.map((item) => item.key);
       store.transaction(() => {
         store.fingerprints.putMany(pipeline, applied);
         store.fingerprints.putMany(pipeline, refused);
-        if (missing.length) store.fingerprints.markMissing(pipeline, missing, generation);
+        if (missing.length) store.fingerprints.markMissing(pipeline, missingKeys, generation);
         if (rejects.length) store.rejects.recordMany(rejects);
         if (openRejects.size) {
           store.rejects.resolveMany(
@@ -133,7 +147,7 @@ export async function runPush<R extends ItemKey, W>(
       summary.notFound += missing.length;
       summary.rejected += result.rejected.length;
       if (missing.length)
-        log.warn({ count: missing.length, first: missing.slice(0, 5) }, `SKUs ${NOT_ON_PLATFORM}`);
+        log.warn({ count: missing.length, first: missingKeys.slice(0, 5) }, `SKUs ${NOT_ON_PLATFORM}`);
       progress();
     } catch (error) {
       if (stopsTheRun(error)) throw error;
@@ -179,6 +193,7 @@ export async function runPush<R extends ItemKey, W>(
     for await (const chunk of batches(spec.rows(), batchSize)) {
       if (ctx.signal?.aborted) throw new Error('interrupted');
       const good: R[] = [];
+      const sources: RecordSource[] = [];
       const rejects: Reject[] = [];
       for (const row of chunk) {
         summary.read += 1;
@@ -188,12 +203,16 @@ export async function runPush<R extends ItemKey, W>(
         }
         const reason = spec.validate(row.record);
         if (reason) rejects.push({ pipeline, key: itemKeyString(row.record), reason, source: row.source });
-        else good.push(row.record);
+        else {
+          good.push(row.record);
+          sources.push(row.source);
+        }
       }
       summary.rejected += rejects.length;
       if (rejects.length && !options.dryRun) store.rejects.recordMany(rejects);
 
       const items = await spec.prepare(good);
+      items.forEach((item, index) => (item.source = sources[index]));
       const known = store.fingerprints.getMany(
         pipeline,
         items.map((item) => item.key),

@@ -105,7 +105,10 @@ describe('stock and prices pipelines against the sandbox', () => {
     for (let n = 1; n <= 20; n++) expect(platform.get(bulkSku(n))?.stock).toBe(n);
     const rejects = ctx.store.rejects.list({ pipeline: 'stock' });
     expect(rejects.map((r) => r.key).sort()).toEqual(['BAD-QTY', 'NEGATIVE', 'NOT-THERE-1']);
-    expect(rejects.find((r) => r.key === 'NOT-THERE-1')?.reason).toBe(NOT_ON_PLATFORM);
+    expect(rejects.find((r) => r.key === 'NOT-THERE-1')).toMatchObject({
+      reason: NOT_ON_PLATFORM,
+      source: { file: 'stock.csv', line: 22 },
+    });
     expect(rejects.find((r) => r.key === 'BAD-QTY')?.source?.line).toBeGreaterThan(1);
 
     // Not pushed again: the second run makes no write request and does not report it again.
@@ -146,6 +149,7 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(summary).toMatchObject({ sent: 31 + variants, applied: 30 + variants, rejected: 1 });
     const reject = ctx.store.rejects.list({ pipeline: 'stock' }).find((r) => r.key === variable.sku);
     expect(reject?.reason).toMatch(/variable product/); // the platform's own reason
+    expect(reject?.source).toEqual({ file: 'stock.csv', line: 17 });
     const platform = await harness.platform(ctx);
     simple.forEach((p, i) => expect(platform.get(p.sku)?.stock).toBe(i < 15 ? 11 : 12));
     for (const v of variable.variants!) expect(platform.get(`${variable.sku}/${v.sku}`)?.stock).toBe(4);
