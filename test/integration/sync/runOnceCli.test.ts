@@ -12,7 +12,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function writeConfig(h: Harness): string {
+function writeConfig(h: Harness, logLevel = 'silent'): string {
   const file = join(h.dir, 'config.yaml');
   writeFileSync(
     file,
@@ -24,7 +24,7 @@ function writeConfig(h: Harness): string {
       'store:',
       `  path: ${h.config.store.path}`,
       'log:',
-      '  level: silent',
+      `  level: ${logLevel}`,
     ].join('\n'),
   );
   return file;
@@ -35,7 +35,7 @@ describe('erp-sync run-once', () => {
     harness = await createHarness({ extraProducts: 5 });
     harness.writeStock([1, 2, 3].map((n) => ({ sku: bulkSku(n), quantity: n })));
     harness.writePrices([{ sku: bulkSku(1), price: 10 }]);
-    const config = writeConfig(harness);
+    const config = writeConfig(harness, 'debug');
     const env = { CMS_BASE_URL: harness.sandbox.url, CMS_API_KEY: harness.sandbox.keys.primary };
 
     const json = await runCli(['run-once', '--only', 'stock,prices', '--json', '-c', config], env);
@@ -52,6 +52,9 @@ describe('erp-sync run-once', () => {
       /^pipeline\s+read\s+unchanged\s+sent\s+applied\s+not found\s+rejected\s+requests\s+seconds/,
     );
     expect(table.stdout).toMatch(/\nstock\s+3\s+3\s+0\s+0\s+0\s+0\s/);
+    // Debug logs of every request were written, and neither they nor the output hold the key.
+    expect(json.stderr).toMatch(/"level":20,.*"path":"\/products\/stock\/bulk"/);
+    for (const result of [json, table]) expect(result.stdout + result.stderr).not.toContain(env.CMS_API_KEY);
   }, 30_000);
 
   it('with --dry-run prints what would be sent and sends and records nothing; --full then resends all', async () => {
