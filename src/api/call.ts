@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { parseBulk, parseList, parseSingle, type BulkResult, type Page } from './envelope.js';
+import { parseBulk, parseList, parseSingle, type BulkResult, type ItemRef, type Page } from './envelope.js';
 import type { HttpMethod, QueryValue, RequestSpec, Transport } from './transport.js';
 
 export type Query = Record<string, QueryValue>;
@@ -33,9 +33,14 @@ export async function callList<S extends z.ZodType>(
   return parseList(schema, response.body, response.context, requested);
 }
 
-export async function callBulk(transport: Transport, spec: RequestSpec): Promise<BulkResult> {
+/** A bulk write of `items` (sent as `{ items }`); not_found entries are matched back to them. */
+export async function callBulk(
+  transport: Transport,
+  spec: RequestSpec,
+  items: readonly ItemRef[],
+): Promise<BulkResult> {
   const response = await transport.send(spec);
-  return parseBulk(response.body, response.context);
+  return parseBulk(response.body, response.context, items);
 }
 
 export function get(path: string, route: string, query?: object): RequestSpec {

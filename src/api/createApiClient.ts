@@ -37,7 +37,10 @@ export interface ApiClient {
   currencies: ListApi<ApiRecord>;
   languages: ListApi<ApiRecord>;
   countries: ListApi<ApiRecord>;
-  /** Closes the connection pool; pending requests finish first. */
+  /**
+   * Ends retry waits at once (those calls reject with their last error), lets requests on the wire
+   * finish, then closes the connection pool. Later calls reject at once.
+   */
   close(): Promise<void>;
 }
 

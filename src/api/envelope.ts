@@ -112,8 +112,47 @@ function toItemRef(entry: unknown): ItemRef {
   return ref;
 }
 
-/** A bulk price or stock result, whatever plausible shape the server chose. */
-export function parseBulk(body: unknown, context: RequestContext): BulkResult {
+/** The identifiers of a sent bulk item, as the caller wrote them. */
+function refOfSent(item: ItemRef): ItemRef {
+  const ref: ItemRef = {};
+  if (item.id !== undefined) ref.id = item.id;
+  if (item.sku !== undefined) ref.sku = item.sku;
+  if (item.variant_id !== undefined) ref.variant_id = item.variant_id;
+  if (item.variant_sku !== undefined) ref.variant_sku = item.variant_sku;
+  return ref;
+}
+
+const hasVariant = (item: ItemRef) => item.variant_id !== undefined || item.variant_sku !== undefined;
+
+/** Sent items a not_found entry can mean, most specific reading first. */
+function candidates(entry: unknown, ref: ItemRef, sent: readonly ItemRef[]): ItemRef[] {
+  const first = (...groups: ItemRef[][]) => groups.find((group) => group.length > 0) ?? [];
+  if (typeof entry === 'string') {
+    return first(
+      sent.filter((item) => item.sku === entry && !hasVariant(item)),
+      sent.filter((item) => item.variant_sku === entry),
+      sent.filter((item) => item.sku === entry),
+    );
+  }
+  if (typeof entry === 'number') {
+    return first(
+      sent.filter((item) => item.id === entry && !hasVariant(item)),
+      sent.filter((item) => item.variant_id === entry),
+      sent.filter((item) => item.id === entry),
+    );
+  }
+  const keys = Object.keys(ref) as (keyof ItemRef)[];
+  if (keys.length === 0) return [];
+  return sent.filter((item) => keys.every((key) => item[key] === ref[key]));
+}
+
+/**
+ * A bulk price or stock result, whatever plausible shape the server chose. With the items `sent`,
+ * each not_found entry that names exactly one of them (a bare variant SKU, an id, a partial object)
+ * is reported with that item's identifiers as sent, so callers can match it whatever form the
+ * server used; an entry that names none, or several, is reported as read.
+ */
+export function parseBulk(body: unknown, context: RequestContext, sent: readonly ItemRef[] = []): BulkResult {
   const inner =
     body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
       ? (body as { data: unknown }).data
@@ -121,5 +160,10 @@ export function parseBulk(body: unknown, context: RequestContext): BulkResult {
   const at = inner === body ? '' : 'data';
   const parsed = check(bulkResultSchema, inner, context, at);
   const updated = Array.isArray(parsed.updated) ? parsed.updated.length : (parsed.updated ?? 0);
-  return { updated, notFound: (parsed.not_found ?? []).map(toItemRef) };
+  const notFound = (parsed.not_found ?? []).map((entry) => {
+    const ref = toItemRef(entry);
+    const matches = candidates(entry, ref, sent);
+    return matches.length === 1 ? { ...ref, ...refOfSent(matches[0]!) } : ref;
+  });
+  return { updated, notFound };
 }

@@ -92,7 +92,11 @@ export function productsApi(transport: Transport): ProductsApi {
     },
     bulkPrices: async (items) => {
       checkBulkPrices(items);
-      return callBulk(transport, write('PATCH', '/products/prices/bulk', '/products/prices/bulk', { items }));
+      return callBulk(
+        transport,
+        write('PATCH', '/products/prices/bulk', '/products/prices/bulk', { items }),
+        items,
+      );
     },
     bulkStock: async (items) => {
       checkBulkStock(items);
@@ -100,6 +104,7 @@ export function productsApi(transport: Transport): ProductsApi {
       return callBulk(
         transport,
         write('PATCH', '/products/stock/bulk', '/products/stock/bulk', { items }, idempotent),
+        items,
       );
     },
     stockList: (query) => stock.list(query),

@@ -67,6 +67,27 @@ describe('bulk results in every plausible shape', () => {
     expect(result.notFound).toEqual([{ sku: 'GONE' }, { id: 99 }, { sku: 'X', variant_sku: 'X-L' }]);
   });
 
+  it('reports a not_found entry with the identifiers of the one sent item it names', async () => {
+    stub.handle(() => ({
+      json: { data: { updated: 2, not_found: ['X-L', 7, { sku: 'Z' }, 'Q', { sku: 'W' }] } },
+    }));
+    const result = await client.products.bulkStock([
+      { sku: 'X', variant_sku: 'X-L', quantity: 1 }, // named by its variant SKU alone
+      { sku: 'X', variant_sku: 'X-M', quantity: 1 },
+      { id: 7, quantity: 2 },
+      { sku: 'Z', variant_id: 31, quantity: 3 }, // named by its product SKU, the only Z sent
+      { sku: 'W', variant_sku: 'W-1', quantity: 1 }, // W names two items: reported as read
+      { sku: 'W', variant_sku: 'W-2', quantity: 1 },
+    ]);
+    expect(result.notFound).toEqual([
+      { sku: 'X', variant_sku: 'X-L' },
+      { id: 7 },
+      { sku: 'Z', variant_id: 31 },
+      { sku: 'Q' },
+      { sku: 'W' },
+    ]);
+  });
+
   it('reads a result without the data envelope, with product_id objects in not_found', async () => {
     stub.handle(() => ({
       json: { updated: [{ id: 1, price: 3 }], not_found: [{ product_id: 7 }, { sku: 'Y', variant_id: 4 }] },
