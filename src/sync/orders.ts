@@ -6,7 +6,9 @@ import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { scanForUnseenOrders, type ListedOrder, type ScanResult } from './orderPoll.js';
 import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
+import { nextOrderChange } from './orderChanges.js';
 import { createPool } from './pool.js';
+import { erpOriginIds } from './reservations.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
@@ -39,8 +41,7 @@ async function pollOrders(
   countExtra(summary, 'pagesRead', scan.pagesRead);
   countExtra(summary, 'unseen', scan.unseen.length);
   if (options.dryRun) {
-    summary.sent = scan.unseen.length;
-    summary.preview = scan.unseen.slice(0, 20).map((o) => ({ id: o.id, status: o.order.status }));
+    previewOrders(ctx, scan, summary);
     return;
   }
   countExtra(summary, 'skipped', skipped);
@@ -90,11 +91,18 @@ export async function discoverOrders(
   );
   if (options.dryRun) return { scan, skipped: 0 };
   const importable = new Set(ctx.config.orders.importStatuses);
+  const erpOrigin = erpOriginIds(
+    repos.outgoing,
+    scan.unseen.map((o) => o.order),
+  );
   let skipped = 0;
   ctx.store.transaction(() => {
     repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
     for (const { order } of scan.unseen) {
-      if (importable.has(order.status)) {
+      if (erpOrigin.has(order.id)) {
+        // Created by us from the ERP: never imported back, and its units are in the ERP's stock.
+        repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.created_at);
+      } else if (importable.has(order.status)) {
         repos.links.replaceLines(order.id, listedUnits(order));
       } else {
         repos.seen.setOutcome(order.id, 'skipped', order.status, order.created_at);
@@ -142,6 +150,49 @@ async function importQueued(ctx: SyncContext, summary: RunSummary, lease: Lease)
     });
   }
   await pool.drain();
+}
+
+/**
+ * What a real run would do, without writing: import the unseen orders in an imported status (not
+ * ERP-origin ones), the queued ones and the parked ones due, and deliver the changes of imported
+ * orders seen on the pages read. Orders in other statuses are only counted (`wouldSkip`).
+ */
+function previewOrders(ctx: SyncContext, scan: ScanResult<Listed>, summary: RunSummary): void {
+  const repos = orderRepositoriesOf(ctx.store);
+  const importable = new Set(ctx.config.orders.importStatuses);
+  const erpOrigin = erpOriginIds(
+    repos.outgoing,
+    scan.unseen.map((o) => o.order),
+  );
+  const imports: Record<string, unknown>[] = [];
+  let wouldSkip = 0;
+  for (const { order } of scan.unseen) {
+    if (erpOrigin.has(order.id)) continue;
+    if (importable.has(order.status)) imports.push({ import: order.id, status: order.status });
+    else wouldSkip += 1;
+  }
+  const listed = new Set(scan.unseen.map((o) => o.id));
+  for (const id of repos.seen.queued()) if (!listed.has(id)) imports.push({ import: id, queued: true });
+  for (const parked of repos.parked.due()) {
+    if (!listed.has(parked.platformOrderId)) imports.push({ import: parked.platformOrderId, parked: true });
+  }
+  const updates: Record<string, unknown>[] = [];
+  for (const { id, order } of scan.known) {
+    const link = repos.links.get(id);
+    const change =
+      link && nextOrderChange(link, { status: order.status, paymentStatus: order.payment_status });
+    if (!link || !change) continue;
+    updates.push({
+      update: id,
+      status: `${link.status} -> ${change.status}`,
+      payment: `${link.paymentStatus} -> ${change.paymentStatus}`,
+    });
+  }
+  summary.sent = imports.length + updates.length;
+  countExtra(summary, 'wouldImport', imports.length);
+  countExtra(summary, 'wouldUpdate', updates.length);
+  countExtra(summary, 'wouldSkip', wouldSkip);
+  summary.preview = [...imports, ...updates].slice(0, 20);
 }
 
 function sweepDue(ctx: SyncContext, options: RunOptions): boolean {

@@ -65,3 +65,18 @@ export async function runOrderPipeline(
 export function countExtra(summary: RunSummary, key: string, n = 1): void {
   summary.extra[key] = (summary.extra[key] ?? 0) + n;
 }
+
+/** The headline of an order pipeline's dry-run preview (run-once prints it above the items). */
+export function orderPreviewTitle(summary: RunSummary): string | undefined {
+  const n = (key: string) => summary.extra[key] ?? 0;
+  switch (summary.pipeline) {
+    case 'orders':
+      return `would import ${n('wouldImport')} order(s) into the ERP and deliver ${n('wouldUpdate')} change(s); ${n('wouldSkip')} new order(s) in a status not imported`;
+    case 'feedback':
+      return `would apply ${summary.sent} event(s) on the platform`;
+    case 'erp-orders':
+      return `would create ${summary.sent} order(s) on the platform`;
+    default:
+      return undefined;
+  }
+}

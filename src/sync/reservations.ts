@@ -3,6 +3,7 @@ import type { ApiOrder } from '../api/schemas.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import type { OutgoingOrderRepository } from '../store/outgoingOrders.js';
 import type { Store } from '../store/Store.js';
 import { scanForUnseenOrders } from './orderPoll.js';
 import type { ReservationSource } from './types.js';
@@ -29,7 +30,7 @@ export function createOrderReservations(deps: {
   let fresh: { at: number; units: Promise<Map<string, number>> } | null = null;
 
   const platformUnits = async (): Promise<Map<string, number>> => {
-    const seen = orderRepositoriesOf(store).seen;
+    const { seen, outgoing } = orderRepositoriesOf(store);
     const scan = await scanForUnseenOrders<{ id: number; createdAt: string; order: ApiOrder }>(
       async (page) => {
         const result = await client.orders.list({ per_page: config.orders.perPage, page });
@@ -41,8 +42,14 @@ export function createOrderReservations(deps: {
       (ids) => seen.known(ids),
     );
     const units = new Map<string, number>();
+    const erpOrigin = erpOriginIds(
+      outgoing,
+      scan.unseen.map((o) => o.order),
+    );
     for (const { order } of scan.unseen) {
       if (!config.orders.importStatuses.includes(order.status)) continue;
+      // Born in the ERP (created by erp-orders): the ERP's stock already counts its units.
+      if (erpOrigin.has(order.id)) continue;
       for (const line of order.items) {
         if (line.sku) units.set(line.sku, (units.get(line.sku) ?? 0) + line.quantity);
       }
@@ -79,4 +86,23 @@ export function createOrderReservations(deps: {
       return out;
     },
   };
+}
+
+/**
+ * Which of these platform orders we created from the ERP (erp-orders): by platform id, or by a
+ * source_order_id we hold an intent for (also when the POST's answer was lost).
+ */
+export function erpOriginIds(
+  outgoing: OutgoingOrderRepository,
+  orders: readonly { id: number; source_order_id?: string | null }[],
+): Set<number> {
+  const sources = outgoing.knownSources(
+    orders.flatMap((o) => (o.source_order_id ? [o.source_order_id] : [])),
+  );
+  const out = new Set<number>();
+  for (const order of orders) {
+    if ((order.source_order_id && sources.has(order.source_order_id)) || outgoing.byPlatformOrderId(order.id))
+      out.add(order.id);
+  }
+  return out;
 }

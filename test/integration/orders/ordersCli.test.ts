@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOrders } from '../../../src/sync/orders.js';
-import { createPlatformOrder, sellableSku } from './orderChecks.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 
 const run = promisify(execFile);
@@ -56,4 +56,66 @@ describe('erp-sync orders and status commands', () => {
     }[];
     expect(links.find((l) => l.platformOrderId === order.id)?.erpRef).toBe(`${order.id}.json`);
   }, 60_000);
+
+  it('run-once --only orders,feedback,erp-orders: --dry-run previews only what a real run does, in order words, and writes nothing', async () => {
+    world = await startOrderWorld();
+    const erpDir = join(world.dir, 'erp');
+    const sku = await sellableSku(world.api);
+    const inbox = join(erpDir, 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    await writeFile(
+      join(inbox, 'PH-1.json'),
+      JSON.stringify({
+        source_order_id: 'PH-1',
+        customer: { name: 'P', email: 'p@example.ro' },
+        items: [{ sku, quantity: 1 }],
+      }),
+    );
+    const importable = await platformOrderIds(world.api, ['new', 'confirmed']);
+    expect(importable.length).toBeGreaterThan(0);
+    const all = await platformOrderIds(world.api, [
+      'new',
+      'confirmed',
+      'processing',
+      'shipped',
+      'cancelled',
+      'returned',
+    ]);
+    expect(all.length).toBeGreaterThan(importable.length); // the seed has orders in every status
+
+    const only = ['run-once', '--only', 'orders,feedback,erp-orders'];
+    const preview = (await cli(world, ...only, '--dry-run')).stdout;
+    expect(preview).toContain(
+      `orders: would import ${importable.length} order(s) into the ERP and deliver 0 change(s)`,
+    );
+    expect(preview).toContain('erp-orders: would create 1 order(s) on the platform');
+    expect(preview).not.toMatch(/item\(s\) in \d+ request/);
+    const listed = preview
+      .split('\n')
+      .filter((line) => line.startsWith('  {"import"'))
+      .map((line) => JSON.parse(line) as { import: number; status: string });
+    expect(listed.length).toBeGreaterThan(0);
+    for (const item of listed) {
+      expect(['new', 'confirmed']).toContain(item.status);
+      expect(importable).toContain(item.import);
+    }
+    await expect(readdir(join(erpDir, 'outbox'))).rejects.toThrow(); // nothing written
+
+    const real = JSON.parse((await cli(world, ...only, '--json')).stdout) as {
+      summaries: { pipeline: string; applied: number; error?: string }[];
+    };
+    expect(real.summaries.map((s) => s.pipeline).sort()).toEqual(['erp-orders', 'feedback', 'orders']);
+    expect(real.summaries.every((s) => s.error === undefined)).toBe(true);
+    expect(real.summaries.find((s) => s.pipeline === 'orders')!.applied).toBe(importable.length);
+    expect(real.summaries.find((s) => s.pipeline === 'erp-orders')!.applied).toBe(1);
+    expect((await outboxIds(erpDir)).ids).toEqual(importable);
+
+    // A change after import is previewed as one update; the order born in the ERP is not an import.
+    const newest = importable[importable.length - 1]!;
+    await world.api.orders.update(newest, { status: 'cancelled' });
+    const again = (await cli(world, ...only, '--dry-run')).stdout;
+    expect(again).toContain('orders: would import 0 order(s) into the ERP and deliver 1 change(s)');
+    expect(again).toContain(`{"update":${newest},"status":`);
+    await expect(readdir(join(erpDir, 'outbox', 'updates'))).rejects.toThrow();
+  }, 90_000);
 });

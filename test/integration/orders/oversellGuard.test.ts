@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
+import { runErpOrders } from '../../../src/sync/erpOrders.js';
 import { runFeedback } from '../../../src/sync/feedback.js';
 import { runOrders } from '../../../src/sync/orders.js';
 import { createOrderReservations } from '../../../src/sync/reservations.js';
@@ -64,6 +65,41 @@ describe('oversell guard', () => {
       expect(await platformStock(world, sku)).toBe(enabled ? 7 : 10);
     });
   }
+
+  it('does not hold the units of an order born in the ERP (erp-orders): the ERP quantity is pushed as it is', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api, 10);
+    const erpDir = join(world.dir, 'erp');
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
+    await runOrders(world.context(), RUN); // the ERP has every earlier order
+    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    expect(await platformStock(world, sku)).toBe(10);
+
+    // A phone order taken in the ERP: its stock already says 7, and erp-orders creates it.
+    const inbox = join(erpDir, 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    await writeFile(
+      join(inbox, 'PHONE-1.json'),
+      JSON.stringify({
+        source_order_id: 'PHONE-1',
+        customer: { name: 'Phone Client', email: 'phone.client@example.ro' },
+        items: [{ sku, quantity: 3 }],
+      }),
+    );
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
+    expect((await runErpOrders(world.context(), RUN)).applied).toBe(1);
+
+    // Before any orders poll (the guard's look at the platform sees it as new) ...
+    const first = await runStock(guarded(world.context()), { full: true, dryRun: false });
+    expect(first.error).toBeUndefined();
+    expect(await platformStock(world, sku)).toBe(7);
+    // ... and after one (remembered as ERP-origin, without lines to hold).
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},6\n`);
+    const poll = await runOrders(world.context(), RUN);
+    expect(poll.extra.imported ?? 0).toBe(0);
+    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    expect(await platformStock(world, sku)).toBe(6);
+  });
 
   it('holds the units until the ERP acknowledges the order, then follows the ERP', async () => {
     world = await startOrderWorld();
