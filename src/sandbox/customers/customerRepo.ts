@@ -38,6 +38,17 @@ export function customersByIds(db: Db, ids: number[]): Map<number, CustomerRow> 
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+type AddressColumns = Record<'street' | 'city' | 'county' | 'country' | 'postal_code', unknown>;
+
+/** The `address` object of a customer or an account, from the row's address columns. */
+export const addressOf = (r: AddressColumns): AddressColumns => ({
+  street: r.street,
+  city: r.city,
+  county: r.county,
+  country: r.country,
+  postal_code: r.postal_code,
+});
+
 export function serializeCustomer(c: CustomerRow): Record<string, unknown> {
   return {
     id: c.id,
@@ -48,13 +59,7 @@ export function serializeCustomer(c: CustomerRow): Record<string, unknown> {
     cui: c.cui,
     reg_com: c.reg_com,
     notes: c.notes,
-    address: {
-      street: c.street,
-      city: c.city,
-      county: c.county,
-      country: c.country,
-      postal_code: c.postal_code,
-    },
+    address: addressOf(c),
     orders_count: c.orders_count,
     created_at: c.created_at,
     updated_at: c.updated_at,

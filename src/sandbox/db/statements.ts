@@ -20,3 +20,24 @@ export function stmt<P extends unknown[] | object = unknown[], R = unknown>(
   }
   return s as unknown as Statement<P, R>;
 }
+
+/**
+ * `UPDATE table SET col = value, … [, updated_at = at] WHERE id = ?` for the given columns (names come
+ * from the sandbox's own field lists, never from a request).
+ */
+export function updateRow(
+  db: Db,
+  table: string,
+  id: number,
+  columns: Record<string, unknown>,
+  updatedAt?: string,
+): void {
+  const sets = Object.keys(columns).map((n) => `${n} = @${n}`);
+  if (updatedAt !== undefined) sets.push('updated_at = @__at');
+  if (sets.length === 0) return;
+  stmt(db, `UPDATE ${table} SET ${sets.join(', ')} WHERE id = @__id`).run({
+    ...columns,
+    ...(updatedAt !== undefined ? { __at: updatedAt } : {}),
+    __id: id,
+  });
+}

@@ -2,6 +2,11 @@ import { validationError, type FieldErrors } from './apiError.js';
 
 export type Obj = Record<string, unknown>;
 
+/** The entries whose value is not undefined: the fields a request actually set. */
+export function definedOnly(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
+}
+
 export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Collects reasons per field path (e.g. `items.3.quantity`) so one 422 can name every problem. */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/openDatabase.js';
-import { stmt } from '../db/statements.js';
+import { stmt, updateRow } from '../db/statements.js';
 import { noUpdatableField, notFound, validationError } from '../http/apiError.js';
-import { Fields, Issues, type Obj } from '../http/fields.js';
+import { definedOnly, Fields, Issues, type Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
 import { syncVariableStock, touchProducts } from '../products/productRepo.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES, STATUS_MOVES, type OrderStatus } from './orderMath.js';
@@ -44,14 +44,12 @@ export function updateOrder(db: Db, companyId: number, id: number, body: Obj): O
   const f = new Fields(body, issues);
   const status = f.oneOf('status', ORDER_STATUSES);
   const note = f.string('note', { nullable: true, max: 500 }) ?? null;
-  const columns: Record<string, unknown> = {};
-  const put = (k: string, v: unknown): void => {
-    if (v !== undefined) columns[k] = v;
-  };
-  put('payment_status', f.oneOf('payment_status', PAYMENT_STATUSES));
-  put('payment_method', f.string('payment_method', { nullable: true, max: 191 }));
-  put('shipping_method', f.string('shipping_method', { nullable: true, max: 191 }));
-  put('notes', f.string('notes', { nullable: true, max: 65_535 }));
+  const columns = definedOnly({
+    payment_status: f.oneOf('payment_status', PAYMENT_STATUSES),
+    payment_method: f.string('payment_method', { nullable: true, max: 191 }),
+    shipping_method: f.string('shipping_method', { nullable: true, max: 191 }),
+    notes: f.string('notes', { nullable: true, max: 65_535 }),
+  });
   const labels = f.stringArray('labels', { maxItem: 60 });
   if (labels !== undefined) columns.labels = JSON.stringify(labels);
   if (f.has('note') && !f.has('status')) issues.add('note', 'accompanies a status change: send status too');
@@ -75,16 +73,7 @@ export function updateOrder(db: Db, companyId: number, id: number, body: Obj): O
     ).run(companyId, id, 'order.status_changed', JSON.stringify({ from, to: status, note }), now);
     if (status === 'cancelled') restock(db, id, now);
   }
-  const names = Object.keys(columns);
-  if (names.length > 0)
-    stmt(
-      db,
-      `UPDATE orders SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @__at WHERE id = @__id`,
-    ).run({
-      ...columns,
-      __at: now,
-      __id: id,
-    });
+  if (Object.keys(columns).length > 0) updateRow(db, 'orders', id, columns, now);
   return orderById(db, companyId, id) as OrderRow;
 }
 

@@ -1,11 +1,10 @@
 import type { Db } from '../db/openDatabase.js';
-import { stmt } from '../db/statements.js';
+import { updateRow } from '../db/statements.js';
 import { Fields, Issues } from '../http/fields.js';
 import type { Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
+import { PRICE_FIELDS, readPriceFields } from './productInput.js';
 import { bulkItems, readIdentifier, TargetResolver, type Identifier, type Target } from './bulkTargets.js';
-
-const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
 
 /**
  * PATCH /products/prices/bulk. Items name a product by `id` or `sku` (optionally a variant, whose
@@ -22,14 +21,7 @@ export function bulkPrices(
     const prefix = `items.${i}`;
     const f = new Fields(item, issues, prefix);
     const ident = readIdentifier(f, issues, prefix);
-    const values: Record<string, unknown> = {};
-    const put = (k: string, v: unknown): void => {
-      if (v !== undefined) values[k] = v;
-    };
-    put('price', f.number('price', { min: 0 }));
-    put('sale_price', f.number('sale_price', { nullable: true, min: 0 }));
-    put('cost_price', f.number('cost_price', { nullable: true, min: 0 }));
-    put('vat_rate', f.integer('vat_rate', { min: 0, max: 100 }));
+    const values = readPriceFields(f);
     if (!PRICE_FIELDS.some((k) => f.has(k)))
       issues.add(`${prefix}.price`, 'at least one of price, sale_price, cost_price, vat_rate is required');
     if (f.has('variant_id') || f.has('variant_sku'))
@@ -51,16 +43,9 @@ export function bulkPrices(
   });
   issues.throwIfAny();
   const now = isoSeconds();
-  const touch = stmt<[string, number]>(db, 'UPDATE products SET updated_at = ? WHERE id = ?');
   for (const { target, values } of writes) {
-    const names = Object.keys(values);
-    const table = target.variant ? 'variants' : 'products';
-    const id = target.variant ? target.variant.id : target.product.id;
-    stmt(db, `UPDATE ${table} SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({
-      ...values,
-      __id: id,
-    });
-    touch.run(now, target.product.id);
+    if (target.variant) updateRow(db, 'variants', target.variant.id, values);
+    updateRow(db, 'products', target.product.id, target.variant ? {} : values, now);
   }
   return { updated: writes.length, not_found: notFoundList };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/openDatabase.js';
 import { stmt } from '../db/statements.js';
 import type { Issues } from '../http/fields.js';
-import { Fields, isObject, type Obj } from '../http/fields.js';
+import { definedOnly, Fields, isObject, type Obj } from '../http/fields.js';
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 export const PRODUCT_TYPES = ['simple', 'variable'] as const;
@@ -21,6 +21,18 @@ export interface ProductInput {
   variants?: VariantInput[];
 }
 
+export const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
+
+/** The price fields a request set (`price`, `sale_price`, `cost_price`, `vat_rate`), validated. */
+export function readPriceFields(f: Fields): Record<string, unknown> {
+  return definedOnly({
+    price: f.number('price', { min: 0 }),
+    sale_price: f.number('sale_price', { nullable: true, min: 0 }),
+    cost_price: f.number('cost_price', { nullable: true, min: 0 }),
+    vat_rate: f.integer('vat_rate', { min: 0, max: 100 }),
+  });
+}
+
 /** Reads the writable product fields; on update `type` is refused. Records problems in `issues`. */
 export function readProductInput(body: Obj, issues: Issues, mode: 'create' | 'update'): ProductInput {
   const f = new Fields(body, issues);
@@ -36,10 +48,7 @@ export function readProductInput(body: Obj, issues: Issues, mode: 'create' | 'up
   set('mpn', f.string('mpn', { nullable: true, max: 64 }));
   set('brand_id', f.integer('brand_id', { nullable: true, min: 1 }));
   set('category_id', f.integer('category_id', { nullable: true, min: 1 }));
-  set('price', f.number('price', { min: 0 }));
-  set('sale_price', f.number('sale_price', { nullable: true, min: 0 }));
-  set('cost_price', f.number('cost_price', { nullable: true, min: 0 }));
-  set('vat_rate', f.integer('vat_rate', { min: 0, max: 100 }));
+  Object.assign(columns, readPriceFields(f));
   set('stock_quantity', f.integer('stock_quantity', { min: 0 }));
   const track = f.boolean('track_stock');
   if (track !== undefined) columns.track_stock = track ? 1 : 0;

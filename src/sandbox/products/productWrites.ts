@@ -1,10 +1,10 @@
 import type { Db } from '../db/openDatabase.js';
-import { stmt } from '../db/statements.js';
+import { stmt, updateRow } from '../db/statements.js';
 import { noUpdatableField, notFound } from '../http/apiError.js';
 import { Fields, Issues, type Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
 import { slugify } from '../seed/catalog.js';
-import { checkProductReferences, readProductInput, skuTaken } from './productInput.js';
+import { checkProductReferences, readPriceFields, readProductInput, skuTaken } from './productInput.js';
 import {
   forgetProductCount,
   productById,
@@ -105,17 +105,8 @@ export function updateProduct(db: Db, companyId: number, id: number, body: Obj):
   return productById(db, companyId, id) as ProductRow;
 }
 
-function writeColumns(db: Db, id: number, columns: Record<string, unknown>): void {
-  const names = Object.keys(columns);
-  stmt(
-    db,
-    `UPDATE products SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @__at WHERE id = @__id`,
-  ).run({
-    ...columns,
-    __at: isoSeconds(),
-    __id: id,
-  });
-}
+const writeColumns = (db: Db, id: number, columns: Record<string, unknown>): void =>
+  updateRow(db, 'products', id, columns, isoSeconds());
 
 /** PATCH /products/{id}/price: price, sale_price, cost_price, vat_rate; with `variant_id`, a variant's price and sale_price. */
 export function updatePrice(db: Db, companyId: number, id: number, body: Obj): ProductRow {
@@ -123,14 +114,7 @@ export function updatePrice(db: Db, companyId: number, id: number, body: Obj): P
   if (!product) throw notFound('Product');
   const issues = new Issues();
   const f = new Fields(body, issues);
-  const columns: Record<string, unknown> = {};
-  const put = (k: string, v: unknown): void => {
-    if (v !== undefined) columns[k] = v;
-  };
-  put('price', f.number('price', { min: 0 }));
-  put('sale_price', f.number('sale_price', { nullable: true, min: 0 }));
-  put('cost_price', f.number('cost_price', { nullable: true, min: 0 }));
-  put('vat_rate', f.integer('vat_rate', { min: 0, max: 100 }));
+  const columns = readPriceFields(f);
   const variantId = f.integer('variant_id', { min: 1 });
   if (issues.count === 0 && Object.keys(columns).length === 0) throw noUpdatableField();
   if (variantId !== undefined && variantId !== null) {
@@ -139,12 +123,8 @@ export function updatePrice(db: Db, companyId: number, id: number, body: Obj): P
     for (const k of ['cost_price', 'vat_rate'])
       if (k in columns) issues.add(k, 'is set on the product, not on a variant');
     issues.throwIfAny();
-    const names = Object.keys(columns);
-    stmt(db, `UPDATE variants SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @__id`).run({
-      ...columns,
-      __id: variantId,
-    });
-    stmt(db, 'UPDATE products SET updated_at = ? WHERE id = ?').run(isoSeconds(), id);
+    updateRow(db, 'variants', variantId, columns);
+    updateRow(db, 'products', id, {}, isoSeconds());
   } else {
     issues.throwIfAny();
     writeColumns(db, id, columns);

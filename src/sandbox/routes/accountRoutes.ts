@@ -1,3 +1,4 @@
+import { addressOf } from '../customers/customerRepo.js';
 import { stmt } from '../db/statements.js';
 import { ok, type Router } from '../http/router.js';
 import { ORDER_STATUSES, round2 } from '../orders/orderMath.js';
@@ -14,13 +15,7 @@ export function registerAccountRoutes(router: Router): void {
       name: c.name,
       cui: c.cui,
       reg_com: c.reg_com,
-      address: {
-        street: c.street,
-        city: c.city,
-        county: c.county,
-        country: c.country,
-        postal_code: c.postal_code,
-      },
+      address: addressOf(c as Parameters<typeof addressOf>[0]),
       email: c.email,
       phone: c.phone,
       plan: c.plan,

@@ -1,6 +1,6 @@
-import { stmt } from '../db/statements.js';
+import { stmt, updateRow } from '../db/statements.js';
 import { noUpdatableField, notFound } from '../http/apiError.js';
-import { bodyObject, Fields, Issues } from '../http/fields.js';
+import { bodyObject, definedOnly, Fields, Issues } from '../http/fields.js';
 import { ListQuery, listEnvelope } from '../http/listQuery.js';
 import { idParam, ok, type Router } from '../http/router.js';
 import { isoSeconds } from '../http/time.js';
@@ -43,25 +43,18 @@ export function registerCustomerRoutes(router: Router): void {
     if (!customerById(db, company.id, id)) throw notFound('Customer');
     const issues = new Issues();
     const f = new Fields(bodyObject(body), issues);
-    const columns: Record<string, unknown> = {};
-    const put = (k: string, v: unknown): void => {
-      if (v !== undefined) columns[k] = v;
-    };
-    put('name', f.string('name', { nonEmpty: true, max: 191 }));
-    for (const k of ['email', 'company_name']) put(k, f.string(k, { nullable: true, max: 191 }));
-    for (const k of ['phone', 'cui', 'reg_com']) put(k, f.string(k, { nullable: true, max: 64 }));
-    put('notes', f.string('notes', { nullable: true, max: 2000 }));
+    const columns = definedOnly({
+      name: f.string('name', { nonEmpty: true, max: 191 }),
+      email: f.string('email', { nullable: true, max: 191 }),
+      phone: f.string('phone', { nullable: true, max: 64 }),
+      company_name: f.string('company_name', { nullable: true, max: 191 }),
+      cui: f.string('cui', { nullable: true, max: 64 }),
+      reg_com: f.string('reg_com', { nullable: true, max: 64 }),
+      notes: f.string('notes', { nullable: true, max: 2000 }),
+    });
     if (issues.count === 0 && Object.keys(columns).length === 0) throw noUpdatableField();
     issues.throwIfAny();
-    const names = Object.keys(columns);
-    stmt(
-      db,
-      `UPDATE customers SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @__at WHERE id = @__id`,
-    ).run({
-      ...columns,
-      __at: isoSeconds(),
-      __id: id,
-    });
+    updateRow(db, 'customers', id, columns, isoSeconds());
     return ok(serializeCustomer(customerById(db, company.id, id) as CustomerRow));
   });
 }

@@ -140,21 +140,17 @@ export function registerTagRoutes(router: Router): void {
     return ok({ id: tag.id, deleted: true, detached: products.length });
   });
 
-  router.post('/tags/:id/attach', ({ db, company, params, body }) => {
-    const tag = tagById(db, company.id, idParam(params));
-    const ids = readProductIds(db, company.id, bodyObject(body));
-    const insert = stmt(db, 'INSERT OR IGNORE INTO product_tags (product_id, tag_id) VALUES (?, ?)');
-    const changed = ids.filter((id) => insert.run(id, tag.id).changes > 0);
-    touchProducts(db, changed, isoSeconds());
-    return ok({ tag_id: tag.id, attached: changed.length, product_ids: ids });
-  });
-
-  router.post('/tags/:id/detach', ({ db, company, params, body }) => {
-    const tag = tagById(db, company.id, idParam(params));
-    const ids = readProductIds(db, company.id, bodyObject(body));
-    const del = stmt(db, 'DELETE FROM product_tags WHERE product_id = ? AND tag_id = ?');
-    const changed = ids.filter((id) => del.run(id, tag.id).changes > 0);
-    touchProducts(db, changed, isoSeconds());
-    return ok({ tag_id: tag.id, detached: changed.length, product_ids: ids });
-  });
+  // attach and detach differ only in the statement and the name of the count they report.
+  for (const [action, sql] of [
+    ['attach', 'INSERT OR IGNORE INTO product_tags (product_id, tag_id) VALUES (?, ?)'],
+    ['detach', 'DELETE FROM product_tags WHERE product_id = ? AND tag_id = ?'],
+  ] as const)
+    router.post(`/tags/:id/${action}`, ({ db, company, params, body }) => {
+      const tag = tagById(db, company.id, idParam(params));
+      const ids = readProductIds(db, company.id, bodyObject(body));
+      const write = stmt<[number, number]>(db, sql);
+      const changed = ids.filter((id) => write.run(id, tag.id).changes > 0);
+      touchProducts(db, changed, isoSeconds());
+      return ok({ tag_id: tag.id, [`${action}ed`]: changed.length, product_ids: ids });
+    });
 }
