@@ -49,7 +49,8 @@ function healthcheck(ws: Workspace, env: Record<string, string> = {}): { code: n
   return { code: result.status, out: result.stdout + result.stderr };
 }
 
-describe('docker-entrypoint.sh loop', () => {
+// Real processes on a shared machine: generous per-test limits; the timing assertions are separate.
+describe('docker-entrypoint.sh loop', { timeout: 60_000 }, () => {
   it('runs run-once ERP_SYNC_MAX_RUNS times, logs each exit code, and refreshes the heartbeat', async () => {
     const ws = workspace('runs');
     const startedAt = Math.floor(Date.now() / 1000);
@@ -192,7 +193,7 @@ describe('docker-entrypoint.sh loop', () => {
   });
 });
 
-describe('docker-entrypoint.sh ARGS', () => {
+describe('docker-entrypoint.sh ARGS', { timeout: 60_000 }, () => {
   it('runs any other sub-command as `erp-sync ARGS` and returns its exit code', async () => {
     const ws = workspace('passthrough');
     const status = startEntrypoint(['status', '--json'], loopEnv(ws));

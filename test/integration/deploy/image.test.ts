@@ -247,7 +247,7 @@ function run(
   });
 }
 
-describe('Dockerfile', () => {
+describe('Dockerfile', { timeout: 60_000 }, () => {
   it('copies only files that exist in the repository and are not excluded by .dockerignore', () => {
     const patterns = ignorePatterns();
     const contextCopies = allCopies.filter((c) => !c.from);
