@@ -7,10 +7,21 @@ import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/limits.js';
  */
 
 const id = z.number().int();
-const money = z.number();
+/**
+ * A number, or a decimal sent as a string (`"27.50"`, as Laravel-style decimal casts answer), read
+ * as a number. Any other string is drift.
+ */
+const decimal = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, 'expected a number or a decimal string')
+    .transform(Number),
+]);
+const money = decimal;
 const text = z.string();
 const optionalText = z.string().nullish();
-const optionalNumber = z.number().nullish();
+const optionalNumber = decimal.nullish();
 /** Some systems send invoice and AWB numbers as integers. */
 const numberOrText = z.union([z.string(), z.number()]);
 
@@ -61,7 +72,7 @@ export const apiOrderItemSchema = z.looseObject({
   variant_id: id.nullish(),
   sku: optionalText,
   name: optionalText,
-  quantity: z.number(),
+  quantity: decimal,
   unit_price: money,
   tax_rate: optionalNumber,
   total: money,

@@ -162,6 +162,25 @@ describe('lists', () => {
     expect(stub.requests).toHaveLength(3);
   });
 
+  it('reads decimals sent as strings as numbers, and names a non-numeric one as drift', async () => {
+    const item = {
+      ...(orderRecord(1).items as object[])[0],
+      unit_price: '11.00',
+      total: '22.00',
+      quantity: '2',
+    };
+    stub.handle(() => ({
+      json: { data: orderRecord(4, { items: [item], subtotal: '22.00', total: '27.00', tax_total: '3.51' }) },
+    }));
+    const order = await client.orders.get(4);
+    expect(order).toMatchObject({ subtotal: 22, total: 27, tax_total: 3.51 });
+    expect(order.items[0]).toMatchObject({ unit_price: 11, total: 22, quantity: 2 });
+    stub.handle(() => ({ json: { data: productRecord(5, { price: '12,50' }) } }));
+    const error = await client.products.get(5).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).field).toBe('data.price');
+  });
+
   it('keeps unknown extra fields on records', async () => {
     stub.handle(() => ({ json: { data: productRecord(5, { warehouse: { code: 'W1' } }), extra: true } }));
     const product = await client.products.get(5);
