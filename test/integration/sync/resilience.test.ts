@@ -1,6 +1,4 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runStock } from '../../../src/sync/stock.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
@@ -72,26 +70,10 @@ describe('stock pipeline under overlap and crashes', () => {
   it('converges after the process is killed in the middle of a run', async () => {
     harness = await createHarness({ extraProducts: 1000, sync: { batchSize: 50, concurrency: 2 } });
     harness.writeStock(rows(1000, 21));
-    const configFile = join(harness.dir, 'config.yaml');
-    writeFileSync(
-      configFile,
-      [
-        'api:',
-        `  baseUrl: ${harness.sandbox.url}`,
-        `  apiKey: ${harness.sandbox.keys.primary}`,
-        'erp:',
-        '  type: file',
-        `  path: ${harness.dir}`,
-        '  stableMs: 0',
-        'store:',
-        `  path: ${harness.config.store.path}`,
-        'sync:',
-        '  batchSize: 50',
-        '  concurrency: 2',
-        'log:',
-        '  level: silent',
-      ].join('\n'),
-    );
+    const configFile = harness.configFile({
+      api: { baseUrl: harness.sandbox.url, apiKey: harness.sandbox.keys.primary },
+      sync: { batchSize: 50, concurrency: 2 },
+    });
     harness.sandbox.setFaults('latency=100-150');
     const child = spawn(
       process.execPath,

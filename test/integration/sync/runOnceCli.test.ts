@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/types.js';
 import { openStore } from '../../../src/store/index.js';
@@ -12,30 +10,12 @@ afterEach(async () => {
   harness = undefined;
 });
 
-function writeConfig(h: Harness, logLevel = 'silent'): string {
-  const file = join(h.dir, 'config.yaml');
-  writeFileSync(
-    file,
-    [
-      'erp:',
-      '  type: file',
-      `  path: ${h.dir}`,
-      '  stableMs: 0',
-      'store:',
-      `  path: ${h.config.store.path}`,
-      'log:',
-      `  level: ${logLevel}`,
-    ].join('\n'),
-  );
-  return file;
-}
-
 describe('erp-sync run-once', () => {
   it('prints a summary per pipeline, as a table or as JSON, and exits 0', async () => {
     harness = await createHarness({ extraProducts: 5 });
     harness.writeStock([1, 2, 3].map((n) => ({ sku: bulkSku(n), quantity: n })));
     harness.writePrices([{ sku: bulkSku(1), price: 10 }]);
-    const config = writeConfig(harness, 'debug');
+    const config = harness.configFile({ logLevel: 'debug' });
     const env = { CMS_BASE_URL: harness.sandbox.url, CMS_API_KEY: harness.sandbox.keys.primary };
 
     const json = await runCli(['run-once', '--only', 'stock,prices', '--json', '-c', config], env);
@@ -60,7 +40,7 @@ describe('erp-sync run-once', () => {
   it('with --dry-run prints what would be sent and sends and records nothing; --full then resends all', async () => {
     harness = await createHarness({ extraProducts: 3 });
     harness.writeStock([1, 2, 3].map((n) => ({ sku: bulkSku(n), quantity: 10 + n })));
-    const config = writeConfig(harness);
+    const config = harness.configFile();
     const env = { CMS_BASE_URL: harness.sandbox.url, CMS_API_KEY: harness.sandbox.keys.primary };
 
     const dry = await runCli(['run-once', '--only', 'stock', '--dry-run', '-c', config], env);
@@ -87,7 +67,7 @@ describe('erp-sync run-once', () => {
   it('stops with exit code 2 and says what to do when the key is refused', async () => {
     harness = await createHarness({ extraProducts: 5 });
     harness.writeStock([{ sku: bulkSku(1), quantity: 1 }]);
-    const config = writeConfig(harness);
+    const config = harness.configFile();
     const result = await runCli(['run-once', '--only', 'stock,prices', '-c', config], {
       CMS_BASE_URL: harness.sandbox.url,
       CMS_API_KEY: harness.sandbox.keys.revoked,

@@ -1,6 +1,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringify as stringifyYaml } from 'yaml';
 import { parseConfig, type Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type RequestLogEntry } from '../../../src/sandbox/index.js';
@@ -41,6 +42,16 @@ export interface Harness {
   context(overrides?: Partial<Config['sync']>): SyncContext;
   writeStock(rows: StockRow[]): void;
   writePrices(rows: PriceRow[]): void;
+  /**
+   * Writes DIR/config.yaml for a child-process run over the harness's folder and store (the API
+   * address and key come from the environment unless given in `api`); returns its path.
+   */
+  configFile(options?: {
+    erpPath?: string;
+    logLevel?: string;
+    api?: Record<string, unknown>;
+    sync?: Record<string, unknown>;
+  }): string;
   /** Write requests (not GET) in the sandbox's log since the last clear. */
   writes(): RequestLogEntry[];
   /** The platform's view through the API: key -> { stock, price, ... }. */
@@ -109,6 +120,18 @@ export async function createHarness(options: {
         ['sku', 'price', 'sale_price', 'cost_price', 'vat_rate', 'variant_sku'],
         rows as unknown as Record<string, unknown>[],
       );
+    },
+    configFile(options = {}) {
+      const file = join(dir, 'config.yaml');
+      const config: Record<string, unknown> = {
+        erp: { type: 'file', path: options.erpPath ?? dir, stableMs: 0 },
+        store: { path: join(dir, 'erp-sync.db') },
+        log: { level: options.logLevel ?? 'silent' },
+      };
+      if (options.api) config.api = options.api;
+      if (options.sync) config.sync = options.sync;
+      writeFileSync(file, stringifyYaml(config));
+      return file;
     },
     writes() {
       return sandbox.requestLog.entries().filter((entry) => entry.method !== 'GET');

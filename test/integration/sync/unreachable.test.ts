@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,26 +22,6 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function writeConfig(h: Harness, erpPath: string, logLevel = 'debug'): string {
-  const file = join(h.dir, 'config.yaml');
-  writeFileSync(
-    file,
-    [
-      'api:',
-      '  retries: 1',
-      'erp:',
-      '  type: file',
-      `  path: ${erpPath}`,
-      '  stableMs: 0',
-      'store:',
-      `  path: ${h.config.store.path}`,
-      'log:',
-      `  level: ${logLevel}`,
-    ].join('\n'),
-  );
-  return file;
-}
-
 /** What the store holds as acknowledged after a run. */
 function acknowledged(h: Harness): { stock: number; prices: number; cursor: string | null } {
   const store = openStore(h.config.store.path);
@@ -61,7 +41,7 @@ describe('run-once when a side is down', () => {
     harness = await createHarness({ extraProducts: 3 });
     harness.writeStock([1, 2, 3].map((n) => ({ sku: bulkSku(n), quantity: n })));
     harness.writePrices([{ sku: bulkSku(1), price: 9.5 }]);
-    const config = writeConfig(harness, harness.dir);
+    const config = harness.configFile({ logLevel: 'debug', api: { retries: 1 } });
     const key = harness.sandbox.keys.primary;
     const env = { CMS_BASE_URL: `http://127.0.0.1:${await closedPort()}/api/v2`, CMS_API_KEY: key };
 
@@ -91,7 +71,7 @@ describe('run-once when a side is down', () => {
   it('names a missing ERP drop folder, sends nothing, records nothing and does not create the folder', async () => {
     harness = await createHarness({ seed: 'demo' });
     const missing = join(harness.dir, 'not-mounted');
-    const config = writeConfig(harness, missing, 'error');
+    const config = harness.configFile({ erpPath: missing, logLevel: 'error' });
     const key = harness.sandbox.keys.primary;
     harness.sandbox.requestLog.clear();
     const result = await runCli(['run-once', '--only', 'catalog,stock,prices', '-c', config], {
