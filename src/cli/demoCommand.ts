@@ -48,6 +48,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const sandbox = await startSandbox({ seed: 'demo', logLevel: 'warn' });
   process.env.CMS_BASE_URL = sandbox.url;
   process.env.CMS_API_KEY = sandbox.keys.primary;
+  // The demo's own store, whatever a deployment's environment says (the image sets ERP_SYNC_* too).
+  process.env.ERP_SYNC_STORE = storePath;
   const say = (text: string): void => void process.stdout.write(`\n== ${text}\n`);
   try {
     say(`Sandbox (API v2) at ${sandbox.url}; ERP drop folder ${erpDir}`);
