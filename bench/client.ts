@@ -83,6 +83,7 @@ async function run(ready: Ready, keepAlive: boolean, concurrency: number, second
 async function main(): Promise<void> {
   const secondsArg = process.argv.indexOf('--seconds');
   const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 5;
+  if (!(seconds > 0)) throw new Error('--seconds takes a positive number of seconds per row');
   const { ready, stop } = await startServer();
   try {
     const results: Result[] = [];
