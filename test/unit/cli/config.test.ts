@@ -56,7 +56,9 @@ describe('configuration loading', () => {
 
   it('names every bad key, misspelt ones included, in one error', () => {
     const path = file('typo.yaml', [
-      ...erpLines,
+      ...erpLines.slice(0, 3),
+      '  columns: { Sale-Price: [pret_oferta], quantitty: [stoc] }',
+      ...erpLines.slice(3),
       'sync:',
       '  batchsize: 50',
       '  concurrency: 0',
@@ -70,10 +72,11 @@ describe('configuration loading', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     const issues = (error as ConfigError).issues;
-    expect(issues).toHaveLength(4);
+    expect(issues).toHaveLength(5);
     expect(issues).toEqual(
       expect.arrayContaining([
         'sync.batchsize: unknown key',
+        expect.stringMatching(/^erp\.columns\.quantitty: unknown field; one of sku, variant_sku, quantity, /),
         expect.stringMatching(/^sync\.concurrency: .*1$/),
         'sync.safetyBuffer.rules.0.units: is required',
         'sync.safetyBuffer.rules.0.unit: unknown key',
