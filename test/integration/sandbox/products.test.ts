@@ -124,6 +124,8 @@ describe('GET /products', () => {
       `/products?updated_after=${encodeURIComponent('2000-01-01T02:00:00+02:00')}`,
     );
     expect(inBucharest.body.meta.total).toBeGreaterThan(240);
+    for (const form of ['20000101T000000Z', '2000-W01', '2000-001', '2000-01'])
+      expect((await api.get(`/products?updated_after=${form}`)).body.meta.total, form).toBeGreaterThan(240);
   });
 });
 
