@@ -238,6 +238,33 @@ describe('creates are never repeated blindly', () => {
     ]);
   });
 
+  it('repeats PUT, DELETE and tag attach/detach after a drop, but not POST /tags', async () => {
+    const client = clientFor();
+    const once = (reply: Parameters<StubServer['handle']>[0]) => script([() => 'drop'], reply);
+    once(() => ({ json: { data: { id: 4, name: 'sale', color: null } } }));
+    expect((await client.tags.update(4, { name: 'sale' })).name).toBe('sale');
+    once(() => ({ status: 204 }));
+    expect(await client.tags.delete(4)).toEqual({ deleted: true });
+    once(() => ({ json: { data: { attached: 1 } } }));
+    expect(await client.tags.attach(4, [1])).toEqual({ attached: 1 });
+    once(() => ({ json: { data: { detached: 1 } } }));
+    expect(await client.tags.detach(4, [1])).toEqual({ detached: 1 });
+    expect(stub.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PUT /tags/4',
+      'PUT /tags/4',
+      'DELETE /tags/4',
+      'DELETE /tags/4',
+      'POST /tags/4/attach',
+      'POST /tags/4/attach',
+      'POST /tags/4/detach',
+      'POST /tags/4/detach',
+    ]);
+    stub.requests.length = 0;
+    once(() => ({ status: 201, json: { data: { id: 5, name: 'new' } } }));
+    await expect(client.tags.create({ name: 'new' })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    expect(stub.requests).toHaveLength(1);
+  });
+
   it('treats a stock delta as a create: not repeated after a drop', async () => {
     stub.handle(() => 'drop');
     await expect(clientFor().products.updateStock(1, { delta: -1 })).rejects.toBeInstanceOf(

@@ -381,6 +381,8 @@ describe('logging', () => {
   it('logged every call with method, path, status, duration and attempt, and never a key', () => {
     const calls = log.lines().filter((line) => line.msg === 'API call');
     expect(calls.length).toBeGreaterThan(50);
+    expect(calls.filter((line) => line.status === 200).length).toBeGreaterThan(40);
+    expect(calls.every((line) => line.level === 20)).toBe(true);
     for (const line of calls) {
       expect(line).toMatchObject({
         method: expect.any(String),
@@ -388,6 +390,7 @@ describe('logging', () => {
         attempt: expect.any(Number),
       });
       expect(typeof line.durationMs).toBe('number');
+      expect(line.status === null || typeof line.status === 'number').toBe(true);
       expect(typeof line.requestId).toBe('string');
     }
     expect(log.lines().filter((line) => line.msg === 'call failed').length).toBeGreaterThanOrEqual(4);
