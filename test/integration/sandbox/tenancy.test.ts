@@ -171,6 +171,30 @@ describe('tenant isolation', () => {
     expect((await primary.post('/tags', { name: 'Sezon' })).status).toBe(201);
   });
 
+  it('draws order, customer and tag ids from one sequence per resource shared by both companies', async () => {
+    const order = async (
+      api: ReturnType<typeof http>,
+      n: number,
+    ): Promise<{ id: number; customer_id: number }> => {
+      const product = (await api.get('/products?status=active&per_page=20')).body.data.find(
+        (p: { type: string }) => p.type === 'simple',
+      );
+      return (
+        await api.post('/orders', {
+          customer: { name: `Seq ${n}`, email: `seq${n}-${Date.now()}@example.com` },
+          items: [{ product_id: product.id, quantity: 1 }],
+        })
+      ).body.data;
+    };
+    const a = await order(primary, 1);
+    const b = await order(secondary, 2);
+    expect(b.id).toBe(a.id + 1);
+    expect(b.customer_id).toBe(a.customer_id + 1);
+    const t1 = (await secondary.post('/tags', { name: `Seq ${Date.now()}` })).body.data;
+    const t2 = (await primary.post('/tags', { name: `Seq ${Date.now()}` })).body.data;
+    expect(t2.id).toBe(t1.id + 1);
+  });
+
   it('issues a local TEST AWB for a company with no connected courier', async () => {
     const product = (await secondary.get('/products?status=active&per_page=1')).body.data[0];
     const o = await secondary.post('/orders', {
