@@ -1,4 +1,11 @@
-import { ApiValidationError, ClientValidationError, ConflictError, NotFoundError } from '../api/errors.js';
+import {
+  ApiValidationError,
+  ClientValidationError,
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from '../api/errors.js';
+import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
@@ -89,10 +96,22 @@ async function applyEvents(
     }
     lease.assertHeld();
     let result: FeedbackResult;
+    /** The state the ERP caused on the platform (never echoed back to it as a change). */
+    let delivered: { status?: OrderStatus; paymentStatus?: PaymentStatus } | null = null;
     try {
       result = await apply(ctx, action, event, orderId);
+      if (action.type === 'update') {
+        delivered = { status: action.input.status, paymentStatus: action.input.payment_status };
+      }
     } catch (error) {
-      if (isRefusal(error)) {
+      const passed = isRefusal(error) ? await alreadyPassed(ctx, action, event, orderId, error) : null;
+      if (passed) {
+        // A status move the order has already made (a redo after a crash, or the merchant was
+        // quicker): in effect applied, not a reject. The rest of the event was applied without it.
+        result = passed.result;
+        delivered = passed.delivered;
+        countExtra(summary, 'alreadyPassed');
+      } else if (isRefusal(error)) {
         // The platform refused this move for good (422, 404): a reject with its message, not retried.
         summary.rejected += 1;
         ctx.store.transaction(() => {
@@ -116,8 +135,9 @@ async function applyEvents(
           'feedback refused by the platform',
         );
         continue;
+      } else {
+        throw error;
       }
-      throw error;
     }
     await ctx.erp.recordFeedback(result);
     ctx.store.transaction(() => {
@@ -129,13 +149,8 @@ async function applyEvents(
         detail: resultDetail(result),
       });
       repos.links.acknowledge(orderId);
-      if (action.type === 'update') {
-        // The ERP caused this state: it must not come back to it as a platform-side change.
-        repos.links.setDeliveredState(orderId, {
-          status: action.input.status,
-          paymentStatus: action.input.payment_status,
-        });
-      }
+      // The ERP caused this state: it must not come back to it as a platform-side change.
+      if (delivered) repos.links.setDeliveredState(orderId, delivered);
       ctx.store.rejects.resolve('feedback', key);
       advance();
     });
@@ -185,16 +200,67 @@ async function apply(
   };
 }
 
+/**
+ * Order statuses along the forward path; `cancelled` is off the path and only equals itself.
+ * A status move is "already passed" when the order is at the requested status or further along.
+ */
+const STATUS_PATH: readonly OrderStatus[] = ['new', 'confirmed', 'processing', 'shipped', 'returned'];
+
+export function statusReached(current: OrderStatus, requested: OrderStatus): boolean {
+  if (current === requested) return true;
+  const at = STATUS_PATH.indexOf(current);
+  const wanted = STATUS_PATH.indexOf(requested);
+  return at >= 0 && wanted >= 0 && at >= wanted;
+}
+
+/**
+ * After the platform refused a status move (422): when the order already is at or past the
+ * requested status, the event is in effect applied. The event's other fields (labels, notes,
+ * payment status) are then sent without the status; null when the refusal stands.
+ */
+async function alreadyPassed(
+  ctx: SyncContext,
+  action: FeedbackAction,
+  event: OrderEvent,
+  orderId: number,
+  error: unknown,
+): Promise<{ result: FeedbackResult; delivered: { paymentStatus?: PaymentStatus } } | null> {
+  if (action.type !== 'update' || !action.status || !(error instanceof ApiValidationError)) return null;
+  const current = await ctx.client.orders.get(orderId);
+  if (!statusReached(current.status, action.status)) return null;
+  const { status: _status, note: _note, ...rest } = action.input;
+  let status = current.status;
+  if (Object.keys(rest).length > 0) {
+    try {
+      status = (await ctx.client.orders.update(orderId, rest)).status;
+    } catch (restError) {
+      if (isRefusal(restError)) return null;
+      throw restError;
+    }
+  }
+  ctx.logger.info(
+    { orderId, event: event.kind, status: current.status },
+    'feedback status already reached on the platform; not a reject',
+  );
+  const result: FeedbackResult = { eventId: event.eventId, orderId, kind: event.kind, status };
+  if (event.erpRef) result.erpRef = event.erpRef;
+  return { result, delivered: rest.payment_status ? { paymentStatus: rest.payment_status } : {} };
+}
+
 function resultDetail(result: FeedbackResult): string | null {
   if (result.awb) return `awb ${result.awb.number}`;
   if (result.invoice) return `invoice ${result.invoice.series}${result.invoice.number}`;
   return result.status ? `status ${result.status}` : null;
 }
 
-/** A refusal for good (422 and its client-side twin, 404, 409): retrying cannot change the answer. */
+/**
+ * A refusal for good (422 and its client-side twin, 404, 409, 413 for one order's request):
+ * retrying cannot change the answer.
+ */
 function isRefusal(error: unknown): error is Error {
   return (
     error instanceof ApiValidationError ||
+    error instanceof PayloadTooLargeError ||
     error instanceof ClientValidationError ||
     error instanceof NotFoundError ||
     error instanceof ConflictError

@@ -31,17 +31,21 @@ describe('feedback from ERP events', () => {
         `${order.id},,awb,sameday,1.5,2,,`,
         `${order.id},,invoiced,,,,,`,
         `${order.id},,shipped,,,,left the warehouse,`,
-        `${order.id},,confirmed,,,,too late,`,
+        `${order.id},,confirmed,,,,too late,late`,
+        `${order.id},,cancelled,,,,too late to cancel,`,
         '999999999,,invoiced,,,,,',
       ].join('\n'),
     );
     const run = await runFeedback(world.context(), RUN);
-    expect(run.applied).toBe(5);
+    // "confirmed" after "shipped" is a move the order has already made: applied, not a reject
+    // (its label still goes through); "cancelled" after "shipped" is a real refusal.
+    expect(run.applied).toBe(6);
+    expect(run.extra.alreadyPassed).toBe(1);
     expect(run.rejected).toBe(2);
 
     const platform = await world.api.orders.get(order.id);
     expect(platform.status).toBe('shipped');
-    expect(platform.labels).toEqual(['erp', 'b2c']);
+    expect(platform.labels).toEqual(['late']);
     expect(platform.awb?.number).toBeTruthy();
     expect(platform.invoice?.number).toBeTruthy();
     const results = join(erpDir, 'outbox', 'results');
@@ -53,7 +57,7 @@ describe('feedback from ERP events', () => {
     // The refused move is a reject carrying the platform's message, and is not retried.
     const ctx = world.context();
     const rejects = ctx.store.rejects.list({ pipeline: 'feedback' });
-    expect(rejects.map((r) => r.key).sort()).toEqual([`${order.id}:confirmed`, '999999999:invoiced']);
+    expect(rejects.map((r) => r.key).sort()).toEqual([`${order.id}:cancelled`, '999999999:invoiced']);
     expect(rejects.every((r) => r.reason.length > 10)).toBe(true);
     world.sandbox.requestLog.clear();
     expect((await runFeedback(ctx, RUN)).read).toBe(0); // refusals are not retried
@@ -63,7 +67,7 @@ describe('feedback from ERP events', () => {
     ctx.store.cursors.delete(FEEDBACK_CHECKPOINT);
     world.sandbox.requestLog.clear();
     const replay = await runFeedback(ctx, RUN);
-    expect(replay.unchanged).toBe(7);
+    expect(replay.unchanged).toBe(8);
     expect(world.sandbox.requestLog.entries()).toEqual([]);
     const again = await world.api.orders.get(order.id);
     expect(again.history).toEqual(platform.history);
@@ -72,7 +76,10 @@ describe('feedback from ERP events', () => {
     // A run killed after its API calls but before recording them redoes the calls: same effect.
     ctx.store.db.exec('DELETE FROM applied_events');
     ctx.store.cursors.delete(FEEDBACK_CHECKPOINT);
-    await runFeedback(ctx, RUN);
+    const redo = await runFeedback(ctx, RUN);
+    // The statuses already reached are not spurious rejects; only the real refusals come back.
+    expect(redo.rejected).toBe(2);
+    expect(redo.extra.alreadyPassed).toBe(3); // confirmed, processing, confirmed (too late)
     const redone = await world.api.orders.get(order.id);
     expect(redone.status).toBe('shipped');
     expect(redone.history).toEqual(platform.history);
@@ -83,6 +90,50 @@ describe('feedback from ERP events', () => {
     await runOrders(world.context(), { full: true, dryRun: false });
     await expect(readdir(join(erpDir, 'outbox', 'updates'))).rejects.toThrow();
     expect(orderRepositoriesOf(ctx.store).links.get(order.id)?.acknowledgedAt).not.toBeNull();
+  });
+});
+
+describe('feedback from a file with bad rows', () => {
+  it('turns every bad row into a reject naming the file line and the reason, and applies the others', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const order = await createPlatformOrder(world.api, sku, 1);
+    await runOrders(world.context(), RUN);
+    const huge = Array.from({ length: 120_000 }, (_, i) => `l${i}`).join('|'); // > 1 MiB of labels
+    await writeFile(
+      join(world.dir, 'erp', 'events.csv'),
+      [
+        'order_id,erp_ref,event,note,labels',
+        `${order.id},,confirmed,,`,
+        `${order.id},,teleported,,`,
+        'x12,,shipped,,',
+        ',NO-SUCH-REF,shipped,,',
+        `${order.id},,processing,${'n'.repeat(501)},`,
+        `${order.id},,processing,,${huge}`,
+        `${order.id},,invoiced,,`,
+      ].join('\n'),
+    );
+    const run = await runFeedback(world.context(), RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(2);
+    expect(run.rejected).toBe(5);
+    const platform = await world.api.orders.get(order.id);
+    expect(platform.status).toBe('confirmed');
+    expect(platform.invoice).not.toBeNull();
+
+    const rejects = world.context().store.rejects.list({ pipeline: 'feedback' });
+    const byLine = new Map(rejects.map((r) => [r.source?.line, r]));
+    expect([...byLine.keys()].sort()).toEqual([3, 4, 5, 6, 7]);
+    expect(rejects.every((r) => r.source?.file === 'events.csv')).toBe(true);
+    expect(byLine.get(3)!.reason).toMatch(/unknown event "teleported"/);
+    expect(byLine.get(4)!.reason).toMatch(/order_id "x12" is not an integer/);
+    expect(byLine.get(5)!.reason).toMatch(/unknown erp_ref "NO-SUCH-REF"/);
+    expect(byLine.get(6)!.reason).toMatch(/note has 501 characters/);
+    expect(byLine.get(7)!.reason.length).toBeGreaterThan(5); // the platform's refusal of the body
+    // Nothing is retried: the checkpoint is past every row.
+    world.sandbox.requestLog.clear();
+    expect((await runFeedback(world.context(), RUN)).read).toBe(0);
+    expect(world.sandbox.requestLog.entries()).toEqual([]);
   });
 });
 

@@ -208,6 +208,76 @@ describe('events file', () => {
   });
 });
 
+describe('bad input in the events file', () => {
+  const reasons = (items: { row: { ok: boolean } & Record<string, unknown> }[]) =>
+    items.map((e) =>
+      e.row.ok ? 'ok' : `${String((e.row.source as { line: number }).line)} ${String(e.row.reason)}`,
+    );
+
+  it('turns each bad row into a reject with its line and reason, and the others go on', async () => {
+    const labels = Array.from({ length: 5_000 }, (_, i) => `label-${i}`).join('|');
+    await writeFile(
+      join(dir, 'events.csv'),
+      [
+        'order_id,erp_ref,event,note,labels',
+        '5,,teleported,,',
+        'abc,,shipped,,',
+        ',,shipped,,',
+        `6,,shipped,${'n'.repeat(501)},`,
+        `7,,shipped,,${'x'.repeat(61)}`,
+        `8,,confirmed,${'ă'.repeat(500)},${labels}`,
+        ',NO-SUCH-REF,shipped,,',
+      ].join('\n'),
+    );
+    const all = await collect(exchange().orderEvents(null));
+    const out = reasons(all);
+    expect(out).toHaveLength(7);
+    expect(out[0]).toMatch(/^2 unknown event "teleported"/);
+    expect(out[1]).toMatch(/^3 order_id "abc" is not an integer/);
+    expect(out[2]).toMatch(/^4 neither order_id nor erp_ref/);
+    expect(out[3]).toMatch(/^5 note has 501 characters \(at most 500\)/);
+    expect(out[4]).toMatch(/^6 label "x+\.\.\." is longer than 60 characters/);
+    // 500 characters (not UTF-16 units or bytes) is within the limit; a long list of labels is
+    // the platform's to judge (a 413 or 422 there is a reject of that event).
+    expect(out[5]).toBe('ok');
+    expect(all[5]!.row).toMatchObject({ ok: true, record: { orderId: 8 } });
+    expect(out[6]).toBe('ok'); // an erp_ref that matches nothing is decided by the pipeline
+    expect(all.every((e) => e.row.ok || e.row.source?.file === 'events.csv')).toBe(true);
+  });
+
+  it('rejects a broken CSV line by name and stops before it without losing what follows', async () => {
+    await writeFile(
+      join(dir, 'events.csv'),
+      'order_id,event,note\n1,confirmed,ok\n2,shipped,"bad"x\n3,awb,fine\n',
+    );
+    const ex = exchange();
+    const all = await collect(ex.orderEvents(null));
+    expect(reasons(all)).toEqual(['ok', expect.stringMatching(/^3 not valid CSV: /)]);
+    // The checkpoint stays after the last good row: read again until the ERP repairs the file.
+    expect(all[1]!.checkpoint).toBe(all[0]!.checkpoint);
+    await writeFile(
+      join(dir, 'events.csv'),
+      'order_id,event,note\n1,confirmed,ok\n2,shipped,"bad x"\n3,awb,fine\n',
+    );
+    const repaired = await collect(ex.orderEvents(all[1]!.checkpoint));
+    expect(repaired.map((e) => e.row.ok && e.row.record.orderId)).toEqual([2, 3]);
+  });
+
+  it('rejects a JSON events file that does not parse, and a bad NDJSON line alone', async () => {
+    await writeFile(join(dir, 'events.json'), '[{"order_id": 1, "event": "invoiced"},');
+    const broken = await collect(exchange().orderEvents('events.json:4:abc'));
+    expect(reasons(broken)).toEqual([expect.stringMatching(/^1 not valid JSON/)]);
+    expect(broken[0]!.checkpoint).toBe('events.json:4:abc');
+
+    await writeFile(
+      join(dir, 'events.json'),
+      '{"order_id": 1, "event": "invoiced"}\n{"order_id": 2, "event"\n{"order_id": 3, "event": "paid"}\n',
+    );
+    const ndjson = await collect(exchange().orderEvents(null));
+    expect(reasons(ndjson)).toEqual(['ok', '2 not valid JSON', 'ok']);
+  });
+});
+
 describe('inbox of ERP-origin orders', () => {
   it('reads orders, rejects invalid files and moves a created order to done/', async () => {
     const inbox = join(dir, 'inbox/orders');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLink } from '../../../src/store/orderLinks.js';
+import { statusReached } from '../../../src/sync/feedback.js';
 import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
 import { nextOrderChange, toOrderChange } from '../../../src/sync/orderChanges.js';
 
@@ -84,5 +85,18 @@ describe('feedback actions', () => {
       'fan',
     );
     expect(action.type === 'update' && action.input.note?.length).toBe(500);
+  });
+});
+
+describe('a feedback status move already passed', () => {
+  it('counts the requested status or any later one on the forward path; cancelled only equals itself', () => {
+    expect(statusReached('shipped', 'confirmed')).toBe(true);
+    expect(statusReached('processing', 'processing')).toBe(true);
+    expect(statusReached('returned', 'shipped')).toBe(true);
+    expect(statusReached('cancelled', 'cancelled')).toBe(true);
+    expect(statusReached('new', 'confirmed')).toBe(false);
+    expect(statusReached('cancelled', 'confirmed')).toBe(false); // a real conflict: a reject
+    expect(statusReached('shipped', 'cancelled')).toBe(false);
+    expect(statusReached('confirmed', 'cancelled')).toBe(false);
   });
 });

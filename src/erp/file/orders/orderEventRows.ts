@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
-import { COURIERS, PAYMENT_STATUSES, type Courier, type PaymentStatus } from '../../../domain/limits.js';
+import {
+  COURIERS,
+  LIMITS,
+  PAYMENT_STATUSES,
+  type Courier,
+  type PaymentStatus,
+} from '../../../domain/limits.js';
 import { ORDER_EVENT_KINDS, type OrderEvent, type OrderEventKind } from '../../../domain/orders.js';
 import type { ErpRow, RecordSource } from '../../../domain/records.js';
 
 /** One event as read from events.csv / events.json, before validation: names as in the file. */
 export type RawEventRow = Record<string, unknown>;
+
+/** Marks an NDJSON line that is not valid JSON (a key no file can carry). */
+export const INVALID_JSON = '\u0000invalid_json';
 
 const FIELD_ALIASES: Record<string, string[]> = {
   event_id: ['event_id', 'id'],
@@ -31,6 +40,14 @@ export function toOrderEvent(
   source: RecordSource,
   decimalComma: boolean,
 ): ErpRow<OrderEvent> {
+  if (raw[INVALID_JSON]) {
+    return {
+      ok: false,
+      key: `${source.file ?? 'events'}:${source.line ?? '?'}`,
+      reason: 'not valid JSON',
+      source,
+    };
+  }
   const row = normalise(raw);
   const fail = (reason: string): ErpRow<OrderEvent> => ({
     ok: false,
@@ -69,9 +86,21 @@ export function toOrderEvent(
       return fail(`parcels "${row.parcels}" is not an integer >= 1`);
     event.parcels = parcels;
   }
-  if (row.note) event.note = row.note;
+  // Over-long texts are refused here, with the file and line, rather than cut short silently.
+  if (row.note) {
+    const length = [...row.note].length;
+    if (length > LIMITS.orderStatusNoteMax)
+      return fail(`note has ${length} characters (at most ${LIMITS.orderStatusNoteMax})`);
+    event.note = row.note;
+  }
   if (row.notes) event.notes = row.notes;
-  if (row.labels) event.labels = splitLabels(row.labels);
+  if (row.labels) {
+    const labels = splitLabels(row.labels);
+    const long = labels.find((label) => [...label].length > LIMITS.orderLabelMax);
+    if (long !== undefined)
+      return fail(`label "${long.slice(0, 20)}..." is longer than ${LIMITS.orderLabelMax} characters`);
+    event.labels = labels;
+  }
   if (row.payment_status) {
     const status = row.payment_status.toLowerCase();
     if (!(PAYMENT_STATUSES as readonly string[]).includes(status)) {

@@ -6,7 +6,7 @@ import { parse } from 'csv-parse';
 import type { OrderEvent } from '../../../domain/orders.js';
 import type { Checkpointed } from '../../ErpAdapter.js';
 import { fileExists } from './atomicFile.js';
-import { toOrderEvent, type RawEventRow } from './orderEventRows.js';
+import { INVALID_JSON, toOrderEvent, type RawEventRow } from './orderEventRows.js';
 
 /**
  * Checkpoint of the events file: `<file name>:<records consumed>:<signature of the first record>`.
@@ -42,7 +42,19 @@ export async function* readEventsFile(
   let index = 0;
   let signature = '';
   let skip = 0;
-  for await (const { raw, line } of records) {
+  for await (const { raw, line, broken } of records) {
+    if (broken !== undefined) {
+      // The file cannot be read past this point (broken quoting, invalid JSON): a reject naming
+      // the line, and the checkpoint stays before it, so nothing after it is lost; the rows
+      // before it went through. Once the ERP repairs the file it is read on from there.
+      const key = `${name}:${line}`;
+      const at = index > 0 ? formatCheckpoint({ file: name, count: index, signature }) : checkpointText;
+      yield {
+        row: { ok: false, key, reason: broken, source: { file: name, line } },
+        checkpoint: at ?? `${name}:0:`,
+      };
+      return;
+    }
     if (index === 0) {
       signature = createHash('sha1').update(JSON.stringify(raw)).digest('hex').slice(0, 12);
       const sameFile = previous && previous.file === name && previous.signature === signature;
@@ -55,42 +67,76 @@ export async function* readEventsFile(
   }
 }
 
-async function* csvRecords(path: string): AsyncIterable<{ raw: RawEventRow; line: number }> {
+/** One record of the file; `broken` when the file cannot be read past this line. */
+interface RawRecord {
+  raw: RawEventRow;
+  line: number;
+  broken?: string;
+}
+
+async function* csvRecords(path: string): AsyncIterable<RawRecord> {
   const head = await readHead(path);
   const firstLine = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   const delimiter = count(firstLine, ';') > count(firstLine, ',') ? ';' : ',';
-  const parser = createReadStream(path).pipe(
-    parse({
+  // Collected first: a stream that errors drops the records it had buffered, and the rows before
+  // a broken line must still go through. Event files are small (a day of fulfilment facts).
+  const records: RawRecord[] = [];
+  let broken: RawRecord | null = null;
+  await new Promise<void>((resolve, reject) => {
+    const parser = parse({
       bom: true,
       columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
       delimiter,
       skip_empty_lines: true,
       relax_column_count: true,
       trim: true,
-      info: true,
-    }),
-  );
-  for await (const item of parser as AsyncIterable<{ record: RawEventRow; info: { lines: number } }>) {
-    yield { raw: item.record, line: item.info.lines };
-  }
+      // Taken as each record is parsed: an error in the same chunk would drop buffered ones.
+      on_record: (record: RawEventRow, context: { lines: number }) => {
+        records.push({ raw: record, line: context.lines });
+        return null;
+      },
+    });
+    parser.resume();
+    parser.on('error', (error: Error & { lines?: number }) => {
+      const line = error.lines ?? (records.at(-1)?.line ?? 1) + 1;
+      broken = { raw: {}, line, broken: `not valid CSV: ${error.message}` };
+      resolve();
+    });
+    parser.on('end', () => resolve());
+    // A file that cannot be read is an ERP not available now (retried), not a bad row.
+    createReadStream(path).on('error', reject).pipe(parser);
+  });
+  yield* records;
+  if (broken) yield broken;
 }
 
-async function* jsonRecords(path: string): AsyncIterable<{ raw: RawEventRow; line: number }> {
+async function* jsonRecords(path: string): AsyncIterable<RawRecord> {
   // Event files are small (a day of fulfilment facts); array or NDJSON.
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').trim();
   if (text === '') return;
   if (text.startsWith('[')) {
-    const list = JSON.parse(text) as unknown[];
+    let list: unknown;
+    try {
+      list = JSON.parse(text);
+    } catch (error) {
+      yield { raw: {}, line: 1, broken: `not valid JSON: ${(error as Error).message}` };
+      return;
+    }
+    if (!Array.isArray(list)) {
+      yield { raw: {}, line: 1, broken: 'not a JSON array of events' };
+      return;
+    }
     for (const [i, raw] of list.entries()) yield { raw: asRecord(raw), line: i + 1 };
     return;
   }
+  // NDJSON: a broken line is one bad record (the lines are independent), the others go on.
   for (const [i, lineText] of text.split(/\r?\n/).entries()) {
     if (lineText.trim() === '') continue;
     let raw: unknown;
     try {
       raw = JSON.parse(lineText);
     } catch {
-      raw = { __invalid: lineText };
+      raw = { [INVALID_JSON]: true };
     }
     yield { raw: asRecord(raw), line: i + 1 };
   }
