@@ -64,6 +64,46 @@ describe('demo seed', () => {
     expect((await all(api, '/orders')).length).toBeGreaterThanOrEqual(100);
   });
 
+  it.each(['primary', 'secondary'] as const)('is internally consistent for %s', async (key) => {
+    const client = http(sb, key);
+    const r2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
+    const sum = (rows: Json[], f: (r: Json) => number): number => rows.reduce((s, r) => s + f(r), 0);
+    const products = await all(client, '/products');
+    for (const p of products.filter((x) => x.type === 'variable'))
+      expect(p.stock_quantity, p.sku).toBe(sum(p.variants, (v) => v.stock_quantity));
+    const orders = await all(client, '/orders');
+    for (const o of orders) {
+      for (const i of o.items) expect(i.total, `${o.number} line`).toBe(r2(i.unit_price * i.quantity));
+      expect(o.subtotal, o.number).toBe(r2(sum(o.items, (i) => i.total)));
+      expect(o.tax_total, o.number).toBe(
+        r2(sum(o.items, (i) => (i.total * i.tax_rate) / (100 + i.tax_rate))),
+      );
+      expect(o.total, o.number).toBe(r2(o.subtotal + o.shipping_total - o.discount_total));
+      expect(o.history[0].from, o.number).toBeNull();
+      expect(o.history.at(-1).to, o.number).toBe(o.status);
+      o.history.slice(1).forEach((h: Json, k: number) => expect(h.from).toBe(o.history[k].to));
+      if (['shipped', 'returned'].includes(o.status)) expect(o.awb, o.number).not.toBeNull();
+      if (o.status === 'cancelled') expect(o.awb, o.number).toBeNull();
+      if (o.invoice) expect(o.invoice.total, o.number).toBe(o.total);
+    }
+    const customers = await all(client, '/customers');
+    for (const c of customers)
+      expect(c.orders_count).toBe(orders.filter((o) => o.customer_id === c.id).length);
+    const stats = (await client.get('/stats')).body.data;
+    expect(stats.orders_total_value).toBe(
+      r2(
+        sum(
+          orders.filter((o) => o.status !== 'cancelled'),
+          (o) => o.total,
+        ),
+      ),
+    );
+    for (const t of await all(client, '/tags'))
+      expect(t.products_count).toBe(products.filter((p) => p.tags.some((x: Json) => x.id === t.id)).length);
+    for (const r of await all(client, '/returns'))
+      expect(['shipped', 'returned']).toContain(orders.find((o) => o.id === r.order_id)?.status);
+  });
+
   it('gives secondary its own, different data and no connected courier', async () => {
     const secondary = http(sb, 'secondary');
     const products = await all(secondary, '/products');
