@@ -491,6 +491,24 @@ describe('POST /orders/{id}/awb', () => {
   });
 });
 
+describe('parallel idempotent POSTs', () => {
+  it('issue one AWB and one invoice however many arrive at once, and one tag of a name', async () => {
+    const p = await freshProduct(5);
+    const o = (await api.post('/orders', { customer_id: 5, items: [{ product_id: p.id, quantity: 1 }] })).body
+      .data;
+    for (const path of [`/orders/${o.id}/awb`, `/orders/${o.id}/invoice`]) {
+      const rs = await Promise.all(Array.from({ length: 10 }, () => api.post(path)));
+      expect(rs.map((r) => r.status).sort((a, b) => a - b)).toEqual([...Array(9).fill(200), 201]);
+      expect(new Set(rs.map((r) => JSON.stringify(r.body.data))).size).toBe(1);
+    }
+    const name = `Parallel ${Date.now()}`;
+    const tags = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => api.post('/tags', { name: i % 2 ? name : name.toUpperCase() })),
+    );
+    expect(tags.map((r) => r.status).sort((a, b) => a - b)).toEqual([201, ...Array(9).fill(422)]);
+  });
+});
+
 describe('POST /orders/{id}/invoice', () => {
   it('issues sequential numbers in the company series, idempotently', async () => {
     const p = await freshProduct(5);
