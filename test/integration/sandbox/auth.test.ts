@@ -161,6 +161,18 @@ describe('routing and body errors', () => {
     expect(r.body.error).toBe('payload_too_large');
   });
 
+  it('accepts a body of exactly 1 MiB and refuses one byte more', async () => {
+    const sized = (bytes: number): string => {
+      const head = '{"name":"Big","padding":"';
+      return `${head}${'p'.repeat(bytes - head.length - 2)}"}`;
+    };
+    const exact = await http(sb).post('/products', sized(1024 * 1024));
+    expect(exact.status).toBe(201);
+    const over = await http(sb).post('/products', sized(1024 * 1024 + 1));
+    expect(over.status).toBe(413);
+    expect(over.body.error).toBe('payload_too_large');
+  });
+
   it('answers a JSON body that is not an object with 422', async () => {
     const r = await http(sb).post('/products', [1, 2]);
     expect(r.status).toBe(422);
