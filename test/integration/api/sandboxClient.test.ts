@@ -18,6 +18,9 @@ let client: ApiClient;
 const log = captureLog();
 const runId = Date.now().toString(36);
 
+/** Customer data read or written by the tests: must never reach the client's log. */
+const customerSecrets: string[] = [];
+
 /** Logs a failure the way the daemon does (pino `err`), so the key grep covers errors too. */
 const caught = (error: unknown): unknown => {
   log.logger.error({ err: error }, 'call failed');
@@ -339,6 +342,10 @@ describe('customers', () => {
     expect(one.id).toBe(page.data[0]!.id);
     const updated = await client.customers.update(one.id, { notes: `note ${runId}` });
     expect(updated.notes).toBe(`note ${runId}`);
+    customerSecrets.push(`note ${runId}`, String(one.email), String(one.name));
+    expect((await client.customers.list({ search: String(one.email) })).data.map((c) => c.id)).toContain(
+      one.id,
+    );
   });
 });
 
@@ -397,5 +404,13 @@ describe('logging', () => {
     const text = log.text();
     for (const key of Object.values(sandbox.keys)) expect(text).not.toContain(key);
     expect(text).not.toContain('cms_');
+    // No customer body either (request or response), nor a searched e-mail from a query string.
+    const clientLines = log
+      .lines()
+      .filter((line) => line.msg !== 'call failed')
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    expect(customerSecrets.length).toBe(3);
+    for (const value of customerSecrets) expect(clientLines).not.toContain(value);
   });
 });
