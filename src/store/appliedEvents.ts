@@ -1,6 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 
-export type EventOutcome = 'applied' | 'rejected';
+import type { OrderEvent } from '../domain/orders.js';
+import type { RecordSource } from '../domain/records.js';
+
+/** waiting: names an ERP reference no order has yet; tried again each run until one has it. */
+export type EventOutcome = 'applied' | 'rejected' | 'waiting';
 
 export interface AppliedEvent {
   eventId: string;
@@ -25,16 +29,41 @@ export class AppliedEventRepository {
   readonly #record: Statement<[string, number | null, string, string, string | null, string]>;
   readonly #get: Statement<[string], EventRow>;
   readonly #count: Statement<[], { outcome: string; n: number }>;
+  readonly #wait: Statement<[string, string, string, string]>;
+  readonly #waiting: Statement<[], { detail: string }>;
 
   constructor(db: Database) {
     this.#record = db.prepare(
       `INSERT INTO applied_events (event_id, platform_order_id, kind, outcome, detail, applied_at)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (event_id) DO UPDATE SET platform_order_id = excluded.platform_order_id,
+         outcome = excluded.outcome, detail = excluded.detail, applied_at = excluded.applied_at
+       WHERE applied_events.outcome = 'waiting'`,
+    );
+    this.#wait = db.prepare(
+      `INSERT INTO applied_events (event_id, platform_order_id, kind, outcome, detail, applied_at)
+       VALUES (?, NULL, ?, 'waiting', ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+    );
+    this.#waiting = db.prepare(
+      "SELECT detail FROM applied_events WHERE outcome = 'waiting' ORDER BY applied_at, rowid",
     );
     this.#get = db.prepare('SELECT * FROM applied_events WHERE event_id = ?');
     this.#count = db.prepare('SELECT outcome, count(*) AS n FROM applied_events GROUP BY outcome');
   }
 
+  /** Keeps an event whose order is not known yet, to be tried again (see `waiting`). */
+  wait(event: OrderEvent, source: RecordSource): void {
+    this.#wait.run(event.eventId, event.kind, JSON.stringify({ event, source }), new Date().toISOString());
+  }
+
+  /** Waiting events, oldest first. */
+  waiting(): { event: OrderEvent; source: RecordSource }[] {
+    return this.#waiting
+      .all()
+      .map((row) => JSON.parse(row.detail) as { event: OrderEvent; source: RecordSource });
+  }
+
+  /** Records the outcome of an event once (a waiting one gets its final outcome). */
   record(event: Omit<AppliedEvent, 'appliedAt'>): void {
     this.#record.run(
       event.eventId,

@@ -7,6 +7,7 @@ import {
 } from '../api/errors.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
+import type { RecordSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
@@ -35,6 +36,7 @@ async function applyEvents(
   lease: Lease,
 ): Promise<void> {
   const repos = orderRepositoriesOf(ctx.store);
+  await retryWaiting(ctx, options, summary, lease);
   const checkpoint = ctx.store.cursors.get(FEEDBACK_CHECKPOINT);
   for await (const item of ctx.erp.orderEvents(options.full ? null : checkpoint)) {
     if (ctx.signal?.aborted) break;
@@ -64,99 +66,124 @@ async function applyEvents(
       advance();
       continue;
     }
-    const orderId = resolveOrderId(ctx, event);
-    const key = `${event.orderId ?? event.erpRef}:${event.kind}`;
-    if (orderId === null) {
-      summary.rejected += 1;
-      if (!options.dryRun) {
-        ctx.store.transaction(() => {
-          ctx.store.rejects.record({
-            pipeline: 'feedback',
-            key,
-            reason: `unknown erp_ref "${event.erpRef}"`,
-            source: item.row.source,
-          });
-          repos.events.record({
-            eventId: event.eventId,
-            platformOrderId: null,
-            kind: event.kind,
-            outcome: 'rejected',
-            detail: 'unknown erp_ref',
-          });
-          advance();
-        });
-      }
-      continue;
-    }
-    const action = feedbackActionFor(event, ctx.config.orders.defaultCourier);
-    summary.sent += 1;
-    if (options.dryRun) {
-      if ((summary.preview ??= []).length < 20) summary.preview.push({ orderId, ...action });
-      continue;
-    }
-    lease.assertHeld();
-    let result: FeedbackResult;
-    /** The state the ERP caused on the platform (never echoed back to it as a change). */
-    let delivered: { status?: OrderStatus; paymentStatus?: PaymentStatus } | null = null;
-    try {
-      result = await apply(ctx, action, event, orderId);
-      if (action.type === 'update') {
-        delivered = { status: action.input.status, paymentStatus: action.input.payment_status };
-      }
-    } catch (error) {
-      const passed = isRefusal(error) ? await alreadyPassed(ctx, action, event, orderId, error) : null;
-      if (passed) {
-        // A status move the order has already made (a redo after a crash, or the merchant was
-        // quicker): in effect applied, not a reject. The rest of the event was applied without it.
-        result = passed.result;
-        delivered = passed.delivered;
-        countExtra(summary, 'alreadyPassed');
-      } else if (isRefusal(error)) {
-        // The platform refused this move for good (422, 404): a reject with its message, not retried.
-        summary.rejected += 1;
-        ctx.store.transaction(() => {
-          ctx.store.rejects.record({
-            pipeline: 'feedback',
-            key,
-            reason: error.message,
-            source: item.row.source,
-          });
-          repos.events.record({
-            eventId: event.eventId,
-            platformOrderId: orderId,
-            kind: event.kind,
-            outcome: 'rejected',
-            detail: error.message,
-          });
-          advance();
-        });
-        ctx.logger.warn(
-          { orderId, event: event.kind, reason: error.message },
-          'feedback refused by the platform',
-        );
-        continue;
-      } else {
-        throw error;
-      }
-    }
-    await ctx.erp.recordFeedback(result);
-    ctx.store.transaction(() => {
-      repos.events.record({
-        eventId: event.eventId,
-        platformOrderId: orderId,
-        kind: event.kind,
-        outcome: 'applied',
-        detail: resultDetail(result),
-      });
-      repos.links.acknowledge(orderId);
-      // The ERP caused this state: it must not come back to it as a platform-side change.
-      if (delivered) repos.links.setDeliveredState(orderId, delivered);
-      ctx.store.rejects.resolve('feedback', key);
-      advance();
-    });
-    summary.applied += 1;
-    countExtra(summary, action.type);
+    await handleEvent(ctx, options, summary, lease, event, row.source, advance);
   }
+}
+
+/**
+ * Events naming an ERP reference nothing matched yet (an ERP order whose `erp-orders` run comes
+ * after this one, an order not imported yet): kept in the store and tried again at the start of
+ * every run, so an event is never lost to the order it names arriving later.
+ */
+async function retryWaiting(
+  ctx: SyncContext,
+  options: RunOptions,
+  summary: RunSummary,
+  lease: Lease,
+): Promise<void> {
+  if (options.dryRun) return;
+  for (const waiting of orderRepositoriesOf(ctx.store).events.waiting()) {
+    if (ctx.signal?.aborted) return;
+    if (resolveOrderId(ctx, waiting.event) === null) {
+      countExtra(summary, 'waiting');
+      continue;
+    }
+    await handleEvent(ctx, options, summary, lease, waiting.event, waiting.source, () => {});
+  }
+}
+
+/** One event not handled before: resolved to its order, applied, and recorded with `advance`. */
+async function handleEvent(
+  ctx: SyncContext,
+  options: RunOptions,
+  summary: RunSummary,
+  lease: Lease,
+  event: OrderEvent,
+  source: RecordSource,
+  advance: () => void,
+): Promise<void> {
+  const repos = orderRepositoriesOf(ctx.store);
+  const orderId = resolveOrderId(ctx, event);
+  const key = `${event.orderId ?? event.erpRef}:${event.kind}`;
+  if (orderId === null) {
+    summary.rejected += 1;
+    if (!options.dryRun) {
+      ctx.store.transaction(() => {
+        ctx.store.rejects.record({
+          pipeline: 'feedback',
+          key,
+          reason: `unknown erp_ref "${event.erpRef}" (kept, applied once an order has it)`,
+          source,
+        });
+        repos.events.wait(event, source);
+        advance();
+      });
+    }
+    return;
+  }
+  const action = feedbackActionFor(event, ctx.config.orders.defaultCourier);
+  summary.sent += 1;
+  if (options.dryRun) {
+    if ((summary.preview ??= []).length < 20) summary.preview.push({ orderId, ...action });
+    return;
+  }
+  lease.assertHeld();
+  let result: FeedbackResult;
+  /** The state the ERP caused on the platform (never echoed back to it as a change). */
+  let delivered: { status?: OrderStatus; paymentStatus?: PaymentStatus } | null = null;
+  try {
+    result = await apply(ctx, action, event, orderId);
+    if (action.type === 'update') {
+      delivered = { status: action.input.status, paymentStatus: action.input.payment_status };
+    }
+  } catch (error) {
+    const passed = isRefusal(error) ? await alreadyPassed(ctx, action, event, orderId, error) : null;
+    if (passed) {
+      // A status move the order has already made (a redo after a crash, or the merchant was
+      // quicker): in effect applied, not a reject. The rest of the event was applied without it.
+      result = passed.result;
+      delivered = passed.delivered;
+      countExtra(summary, 'alreadyPassed');
+    } else if (isRefusal(error)) {
+      // The platform refused this move for good (422, 404): a reject with its message, not retried.
+      summary.rejected += 1;
+      ctx.store.transaction(() => {
+        ctx.store.rejects.record({ pipeline: 'feedback', key, reason: error.message, source });
+        repos.events.record({
+          eventId: event.eventId,
+          platformOrderId: orderId,
+          kind: event.kind,
+          outcome: 'rejected',
+          detail: error.message,
+        });
+        advance();
+      });
+      ctx.logger.warn(
+        { orderId, event: event.kind, reason: error.message },
+        'feedback refused by the platform',
+      );
+      return;
+    } else {
+      throw error;
+    }
+  }
+  await ctx.erp.recordFeedback(result);
+  ctx.store.transaction(() => {
+    repos.events.record({
+      eventId: event.eventId,
+      platformOrderId: orderId,
+      kind: event.kind,
+      outcome: 'applied',
+      detail: resultDetail(result),
+    });
+    repos.links.acknowledge(orderId);
+    // The ERP caused this state: it must not come back to it as a platform-side change.
+    if (delivered) repos.links.setDeliveredState(orderId, delivered);
+    ctx.store.rejects.resolve('feedback', key);
+    advance();
+  });
+  summary.applied += 1;
+  countExtra(summary, action.type);
 }
 
 function resolveOrderId(ctx: SyncContext, event: OrderEvent): number | null {

@@ -215,6 +215,40 @@ describe('ERP-origin orders', () => {
     expect((await outboxIds(join(world.dir, 'erp'))).ids).not.toContain(matching[0]!.id);
   });
 
+  it('keeps an event naming an ERP order not created yet and applies it once erp-orders created it', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const erpDir = join(world.dir, 'erp');
+    const inbox = join(erpDir, 'inbox', 'orders');
+    await mkdir(inbox, { recursive: true });
+    await writeFile(
+      join(inbox, 'PH-2.json'),
+      JSON.stringify({
+        source_order_id: 'PH-2',
+        customer: { name: 'Z', email: 'z@example.ro' },
+        items: [{ sku, quantity: 1 }],
+      }),
+    );
+    await writeFile(join(erpDir, 'events.csv'), 'erp_ref,event\nPH-2,confirmed\n');
+    // run-once's order: feedback before erp-orders.
+    const early = await runFeedback(world.context(), RUN);
+    expect(early.rejected).toBe(1);
+    const ctx = world.context();
+    expect(ctx.store.rejects.list({ pipeline: 'feedback' }).map((r) => r.key)).toEqual(['PH-2:confirmed']);
+    expect((await runFeedback(world.context(), RUN)).extra.waiting).toBe(1); // still kept, no request
+
+    await runErpOrders(world.context(), RUN);
+    const later = await runFeedback(world.context(), RUN);
+    expect(later.applied).toBe(1);
+    const created = ctx.store.orders.outgoing.get('PH-2')!.platformOrderId!;
+    expect((await world.api.orders.get(created)).status).toBe('confirmed');
+    expect(ctx.store.rejects.list({ pipeline: 'feedback' })).toEqual([]);
+    world.sandbox.requestLog.clear();
+    const again = await runFeedback(world.context(), RUN);
+    expect(again.applied + again.rejected + (again.extra.waiting ?? 0)).toBe(0);
+    expect(world.sandbox.requestLog.entries()).toEqual([]);
+  });
+
   it('creates an order whose POST failed with 5xx (not processed) on a later run, still once', async () => {
     world = await startOrderWorld();
     const sku = await sellableSku(world.api);
