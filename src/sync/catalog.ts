@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ApiProduct } from '../api/schemas.js';
-import { isErpSyncError } from '../domain/errors.js';
+import { ErpSyncError, isErpSyncError } from '../domain/errors.js';
 import { itemKeyString } from '../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
@@ -75,7 +75,11 @@ export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise
   try {
     const products = ctx.client.products.iterate(from ? { updated_after: from } : {});
     for await (const page of batches(products, config.sync.catalog.perPage)) {
-      if (ctx.signal?.aborted) throw new Error('interrupted');
+      if (ctx.signal?.aborted)
+        throw new ErpSyncError(
+          'internal',
+          'interrupted (SIGINT/SIGTERM) before the scan completed; the cursor stays',
+        );
       summary.read += page.length;
       for (const product of page) tracker.see(product.updated_at);
       handlePage(ctx, options, page, summary, previous);

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ApiValidationError, ClientValidationError, PayloadTooLargeError } from '../api/errors.js';
-import { describeError, isErpSyncError } from '../domain/errors.js';
+import { describeError, ErpSyncError, isErpSyncError } from '../domain/errors.js';
 import {
   itemKeyString,
   type ErpRow,
@@ -191,7 +191,11 @@ export async function runPush<R extends ItemKey, W>(
     };
 
     for await (const chunk of batches(spec.rows(), batchSize)) {
-      if (ctx.signal?.aborted) throw new Error('interrupted');
+      if (ctx.signal?.aborted)
+        throw new ErpSyncError(
+          'internal',
+          'interrupted (SIGINT/SIGTERM); what was not sent is sent next run',
+        );
       const good: R[] = [];
       const sources: RecordSource[] = [];
       const rejects: Reject[] = [];

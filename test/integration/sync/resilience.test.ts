@@ -99,4 +99,43 @@ describe('stock pipeline under overlap and crashes', () => {
     await runStock(harness.context(), RUN);
     expect(harness.writes()).toEqual([]);
   }, 60_000);
+
+  it('stops cleanly on SIGINT: in-flight batches recorded, a one-line reason, no stack, and the rerun finishes', async () => {
+    harness = await createHarness({ extraProducts: 600, sync: { batchSize: 50, concurrency: 2 } });
+    harness.writeStock(rows(600, 8));
+    const configFile = harness.configFile({
+      api: { baseUrl: harness.sandbox.url, apiKey: harness.sandbox.keys.primary },
+      sync: { batchSize: 50, concurrency: 2 },
+      logLevel: 'info',
+    });
+    harness.sandbox.setFaults('latency=100-150');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'run-once', '--only', 'stock', '--config', configFile],
+      { cwd: process.cwd() },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await until(() => harness!.writes().length >= 2, 20_000);
+    child.kill('SIGINT');
+    const code = await exited;
+    harness.sandbox.setFaults(null);
+
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /^stock: internal: interrupted \(SIGINT\/SIGTERM\); what was not sent is sent next run$/m,
+    );
+    expect(stderr).not.toMatch(/\\n\s+at /); // no stack in the JSON log lines either
+    const sent = harness.writes().length;
+    expect(sent).toBeLessThan(12);
+    // What the platform confirmed before the stop was recorded: the rerun sends only the rest.
+    const ctx = harness.context();
+    const rerun = await runStock(ctx, RUN);
+    expect(rerun).toMatchObject({ unchanged: sent * 50, applied: 600 - sent * 50 });
+    const platform = await harness.platform(ctx);
+    for (let n = 1; n <= 600; n++) expect(platform.get(bulkSku(n))?.stock).toBe(8);
+  }, 60_000);
 });
