@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { ApiError, ApiValidationError, ClientValidationError } from '../api/errors.js';
+import {
+  ApiError,
+  ApiValidationError,
+  ClientValidationError,
+  ConflictError,
+  HttpError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
@@ -114,7 +122,7 @@ async function createOnce(
       outgoing.markCreated(order.sourceOrderId, created.id);
       return { kind: 'created', platformOrderId: created.id, found: false };
     } catch (error) {
-      if (error instanceof ApiValidationError || error instanceof ClientValidationError) {
+      if (isRefusedCreate(error)) {
         outgoing.markRejected(order.sourceOrderId, error.message);
         return { kind: 'rejected', reason: error.message };
       }
@@ -130,6 +138,21 @@ async function createOnce(
     }
   }
   return { kind: 'unknown' };
+}
+
+/**
+ * The platform answered and refused this order for good (422 or its client-side twin, 404, 409,
+ * 413 for a huge order, another 4xx): a reject of this order; the others in the inbox go on.
+ */
+function isRefusedCreate(error: unknown): error is Error {
+  return (
+    error instanceof ApiValidationError ||
+    error instanceof ClientValidationError ||
+    error instanceof NotFoundError ||
+    error instanceof ConflictError ||
+    error instanceof PayloadTooLargeError ||
+    error instanceof HttpError
+  );
 }
 
 async function toCreateInput(ctx: SyncContext, order: OutgoingOrder): Promise<OrderCreateInput> {

@@ -298,14 +298,50 @@ describe('ERP-origin orders', () => {
         items: [{ sku: 'NO-SUCH-SKU-9', quantity: 1 }],
       }),
     );
+    // A customer the platform does not have is created from the order's customer object.
+    const email = `new.b2b.${Date.now()}@example.ro`;
+    await writeFile(
+      join(inbox, 'c.json'),
+      JSON.stringify({
+        source_order_id: 'B2B-3',
+        customer: { name: 'New B2B SRL', email },
+        items: [{ sku, quantity: 2 }],
+      }),
+    );
+    // Bad files are rejects naming the file; the others go on.
+    await writeFile(join(inbox, '0-broken.json'), '{"source_order_id": "B2B-X", ');
+    await writeFile(
+      join(inbox, 'd.json'),
+      JSON.stringify({ source_order_id: 'B2B-4', customer_id: customer.id, items: [] }),
+    );
+    const lines = Array.from({ length: 40_000 }, () => ({ sku, quantity: 1 })); // > 1 MiB body
+    await writeFile(
+      join(inbox, 'e.json'),
+      JSON.stringify({ source_order_id: 'B2B-5', customer_id: customer.id, items: lines }),
+    );
     const run = await runErpOrders(world.context(), RUN);
-    expect(run.applied).toBe(1);
-    expect(run.rejected).toBe(1);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(2);
+    expect(run.rejected).toBe(4);
     const created = (await world.api.orders.list({ search: 'B2B-1' })).data.find(
       (o) => o.source_order_id === 'B2B-1',
     );
     expect(created?.customer_id).toBe(customer.id);
+    const third = (await world.api.orders.list({ search: 'B2B-3' })).data.find(
+      (o) => o.source_order_id === 'B2B-3',
+    )!;
+    expect(third.customer_id).not.toBe(customer.id);
+    const newCustomer = (await world.api.customers.list({ search: email })).data;
+    expect(newCustomer.map((c) => c.id)).toEqual([third.customer_id]);
+    expect(third.items).toEqual([expect.objectContaining({ sku, quantity: 2 })]);
+
     const rejects = world.context().store.rejects.list({ pipeline: 'erp-orders' });
-    expect(rejects.map((r) => r.key)).toEqual(['B2B-2']);
+    const byKey = new Map(rejects.map((r) => [r.key, r]));
+    expect([...byKey.keys()].sort()).toEqual(['0-broken.json', 'B2B-2', 'B2B-4', 'B2B-5']);
+    expect(byKey.get('0-broken.json')!.reason).toMatch(/not valid JSON/);
+    expect(byKey.get('0-broken.json')!.source?.file).toBe('0-broken.json');
+    expect(byKey.get('B2B-4')!.reason).toMatch(/items must hold at least one line/);
+    expect(byKey.get('B2B-4')!.source?.file).toBe('d.json');
+    expect(byKey.get('B2B-5')!.source?.file).toBe('e.json');
   });
 });
