@@ -20,8 +20,9 @@ export interface CustomerRow {
   updated_at: string;
 }
 
-export const CUSTOMER_SELECT =
-  'SELECT c.*, (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) AS orders_count FROM customers c';
+export const CUSTOMER_COLUMNS =
+  'c.*, (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) AS orders_count';
+const CUSTOMER_SELECT = `SELECT ${CUSTOMER_COLUMNS} FROM customers c`;
 
 export function customerById(db: Db, companyId: number, id: number): CustomerRow | undefined {
   return stmt<[number, number], CustomerRow>(

@@ -1,5 +1,6 @@
 import type { Db } from './openDatabase.js';
 import type { Statement } from 'better-sqlite3';
+import type { Page } from '../http/listQuery.js';
 
 const caches = new WeakMap<Db, Map<string, Statement>>();
 
@@ -40,4 +41,23 @@ export function updateRow(
     ...(updatedAt !== undefined ? { __at: updatedAt } : {}),
     __id: id,
   });
+}
+
+/**
+ * One page of `SELECT columns FROM from WHERE where ORDER BY orderBy` and how many rows the clause
+ * matches in all (`meta.total`). `params` are named (`@company`…); `@limit` and `@offset` are added.
+ */
+export function pageOf<R>(
+  db: Db,
+  q: { columns: string; from: string; where: string; orderBy: string; params: Record<string, unknown> },
+  page: Page,
+): { rows: R[]; total: number } {
+  const total =
+    stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM ${q.from} WHERE ${q.where}`).get(q.params)
+      ?.n ?? 0;
+  const rows = stmt<[object], R>(
+    db,
+    `SELECT ${q.columns} FROM ${q.from} WHERE ${q.where} ORDER BY ${q.orderBy} LIMIT @limit OFFSET @offset`,
+  ).all({ ...q.params, limit: page.perPage, offset: page.offset });
+  return { rows, total };
 }

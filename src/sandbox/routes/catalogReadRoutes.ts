@@ -1,5 +1,5 @@
 import type { Db } from '../db/openDatabase.js';
-import { stmt } from '../db/statements.js';
+import { pageOf, stmt } from '../db/statements.js';
 import { notFound } from '../http/apiError.js';
 import { ListQuery, listEnvelope } from '../http/listQuery.js';
 import { idParam, ok, type Router } from '../http/router.js';
@@ -79,10 +79,18 @@ function serializeReturns(db: Db, rows: ReturnRow[]): Record<string, unknown>[] 
   }));
 }
 
-const RETURN_SELECT =
-  'SELECT r.id, r.order_id, o.number AS order_number, r.customer_id, r.status, r.reason, r.refund_amount, r.created_at, r.updated_at FROM returns r JOIN orders o ON o.id = r.order_id';
-const OFFER_SELECT =
-  'SELECT f.id, f.product_id, p.sku, f.marketplace, f.external_id, f.title, f.price, f.stock_quantity, f.status, f.url, f.created_at, f.updated_at FROM offers f JOIN products p ON p.id = f.product_id';
+const RETURNS = {
+  columns:
+    'r.id, r.order_id, o.number AS order_number, r.customer_id, r.status, r.reason, r.refund_amount, r.created_at, r.updated_at',
+  from: 'returns r JOIN orders o ON o.id = r.order_id',
+};
+const OFFERS = {
+  columns:
+    'f.id, f.product_id, p.sku, f.marketplace, f.external_id, f.title, f.price, f.stock_quantity, f.status, f.url, f.created_at, f.updated_at',
+  from: 'offers f JOIN products p ON p.id = f.product_id',
+};
+const RETURN_SELECT = `SELECT ${RETURNS.columns} FROM ${RETURNS.from}`;
+const OFFER_SELECT = `SELECT ${OFFERS.columns} FROM ${OFFERS.from}`;
 
 export function registerCatalogReadRoutes(router: Router): void {
   router.get('/categories', ({ db, company, query }) => {
@@ -105,14 +113,11 @@ export function registerCatalogReadRoutes(router: Router): void {
     const q = new ListQuery(query);
     const page = q.page();
     q.done();
-    const total =
-      stmt<[number], { n: number }>(db, 'SELECT COUNT(*) AS n FROM returns WHERE company_id = ?').get(
-        company.id,
-      )?.n ?? 0;
-    const rows = stmt<[number, number, number], ReturnRow>(
+    const { rows, total } = pageOf<ReturnRow>(
       db,
-      `${RETURN_SELECT} WHERE r.company_id = ? ORDER BY r.id LIMIT ? OFFSET ?`,
-    ).all(company.id, page.perPage, page.offset);
+      { ...RETURNS, where: 'r.company_id = @company', orderBy: 'r.id', params: { company: company.id } },
+      page,
+    );
     return { status: 200, body: listEnvelope(serializeReturns(db, rows), page, total) };
   });
   router.get('/returns/:id', ({ db, company, params }) => {
@@ -128,14 +133,11 @@ export function registerCatalogReadRoutes(router: Router): void {
     const q = new ListQuery(query);
     const page = q.page();
     q.done();
-    const total =
-      stmt<[number], { n: number }>(db, 'SELECT COUNT(*) AS n FROM offers WHERE company_id = ?').get(
-        company.id,
-      )?.n ?? 0;
-    const rows = stmt<[number, number, number]>(
+    const { rows, total } = pageOf(
       db,
-      `${OFFER_SELECT} WHERE f.company_id = ? ORDER BY f.id LIMIT ? OFFSET ?`,
-    ).all(company.id, page.perPage, page.offset);
+      { ...OFFERS, where: 'f.company_id = @company', orderBy: 'f.id', params: { company: company.id } },
+      page,
+    );
     return { status: 200, body: listEnvelope(rows, page, total) };
   });
   router.get('/offers/:id', ({ db, company, params }) => {

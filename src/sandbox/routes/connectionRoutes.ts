@@ -1,4 +1,4 @@
-import { stmt } from '../db/statements.js';
+import { pageOf } from '../db/statements.js';
 import { ListQuery, listEnvelope } from '../http/listQuery.js';
 import type { Router } from '../http/router.js';
 
@@ -21,12 +21,13 @@ const LISTS: [path: string, kind: string][] = [
 
 const REFERENCE: [
   path: string,
-  sql: string,
+  table: string,
+  columns: string,
   map?: (r: Record<string, unknown>) => Record<string, unknown>,
 ][] = [
-  ['/general/currencies', 'SELECT id, code, name, symbol, decimals FROM currencies'],
-  ['/general/languages', 'SELECT id, code, name FROM languages'],
-  ['/general/countries', 'SELECT id, code, name, eu FROM countries', (r) => ({ ...r, eu: r.eu === 1 })],
+  ['/general/currencies', 'currencies', 'id, code, name, symbol, decimals'],
+  ['/general/languages', 'languages', 'id, code, name'],
+  ['/general/countries', 'countries', 'id, code, name, eu', (r) => ({ ...r, eu: r.eu === 1 })],
 ];
 
 /** Connection lists (credentials are never selected, so they cannot leak) and reference lists. */
@@ -36,15 +37,17 @@ export function registerConnectionRoutes(router: Router): void {
       const q = new ListQuery(query);
       const page = q.page();
       q.done();
-      const total =
-        stmt<[number, string], { n: number }>(
-          db,
-          'SELECT COUNT(*) AS n FROM connections WHERE company_id = ? AND kind = ?',
-        ).get(company.id, kind)?.n ?? 0;
-      const rows = stmt<[number, string, number, number], ConnectionRow>(
+      const { rows, total } = pageOf<ConnectionRow>(
         db,
-        'SELECT id, code, name, status, details, created_at FROM connections WHERE company_id = ? AND kind = ? ORDER BY id LIMIT ? OFFSET ?',
-      ).all(company.id, kind, page.perPage, page.offset);
+        {
+          columns: 'id, code, name, status, details, created_at',
+          from: 'connections',
+          where: 'company_id = @company AND kind = @kind',
+          orderBy: 'id',
+          params: { company: company.id, kind },
+        },
+        page,
+      );
       const data = rows.map(({ details, created_at, ...rest }) => ({
         ...rest,
         ...(JSON.parse(details) as Record<string, unknown>),
@@ -53,16 +56,16 @@ export function registerConnectionRoutes(router: Router): void {
       return { status: 200, body: listEnvelope(data, page, total) };
     });
 
-  for (const [path, sql, map] of REFERENCE)
+  for (const [path, table, columns, map] of REFERENCE)
     router.get(path, ({ db, query }) => {
       const q = new ListQuery(query);
       const page = q.page();
       q.done();
-      const total = stmt<[], { n: number }>(db, `SELECT COUNT(*) AS n FROM (${sql})`).get()?.n ?? 0;
-      const rows = stmt<[number, number], Record<string, unknown>>(
+      const { rows, total } = pageOf<Record<string, unknown>>(
         db,
-        `${sql} ORDER BY id LIMIT ? OFFSET ?`,
-      ).all(page.perPage, page.offset);
+        { columns, from: table, where: '1', orderBy: 'id', params: {} },
+        page,
+      );
       return { status: 200, body: listEnvelope(map ? rows.map(map) : rows, page, total) };
     });
 }

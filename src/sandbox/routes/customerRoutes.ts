@@ -1,11 +1,11 @@
-import { stmt, updateRow } from '../db/statements.js';
+import { pageOf, updateRow } from '../db/statements.js';
 import { noUpdatableField, notFound } from '../http/apiError.js';
 import { bodyObject, definedOnly, Fields, Issues } from '../http/fields.js';
 import { ListQuery, listEnvelope } from '../http/listQuery.js';
 import { idParam, ok, type Router } from '../http/router.js';
 import { isoSeconds } from '../http/time.js';
 import {
-  CUSTOMER_SELECT,
+  CUSTOMER_COLUMNS,
   customerById,
   serializeCustomer,
   type CustomerRow,
@@ -20,15 +20,17 @@ export function registerCustomerRoutes(router: Router): void {
     const page = q.page();
     const search = q.search();
     q.done();
-    const clause = `c.company_id = @company${search !== undefined ? ` AND ${SEARCH}` : ''}`;
-    const params = { company: company.id, q: search ?? '', limit: page.perPage, offset: page.offset };
-    const total =
-      stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM customers c WHERE ${clause}`).get(params)
-        ?.n ?? 0;
-    const rows = stmt<[object], CustomerRow>(
+    const { rows, total } = pageOf<CustomerRow>(
       db,
-      `${CUSTOMER_SELECT} WHERE ${clause} ORDER BY c.id LIMIT @limit OFFSET @offset`,
-    ).all(params);
+      {
+        columns: CUSTOMER_COLUMNS,
+        from: 'customers c',
+        where: `c.company_id = @company${search !== undefined ? ` AND ${SEARCH}` : ''}`,
+        orderBy: 'c.id',
+        params: { company: company.id, q: search ?? '' },
+      },
+      page,
+    );
     return { status: 200, body: listEnvelope(rows.map(serializeCustomer), page, total) };
   });
 

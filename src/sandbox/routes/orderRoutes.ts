@@ -1,4 +1,4 @@
-import { stmt } from '../db/statements.js';
+import { pageOf } from '../db/statements.js';
 import { notFound } from '../http/apiError.js';
 import { bodyObject } from '../http/fields.js';
 import { ListQuery, listEnvelope } from '../http/listQuery.js';
@@ -30,21 +30,17 @@ export function registerOrderRoutes(router: Router, ordersOrder: 'asc' | 'desc')
     const where = ['o.company_id = @company'];
     if (search !== undefined) where.push(SEARCH);
     if (status !== undefined) where.push('o.status = @status');
-    const clause = where.join(' AND ');
-    const params = {
-      company: company.id,
-      q: search ?? '',
-      status: status ?? '',
-      limit: page.perPage,
-      offset: page.offset,
-    };
-    const total =
-      stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM orders o WHERE ${clause}`).get(params)
-        ?.n ?? 0;
-    const rows = stmt<[object], OrderRow>(
+    const { rows, total } = pageOf<OrderRow>(
       db,
-      `SELECT o.* FROM orders o WHERE ${clause} ORDER BY o.id ${ordersOrder === 'asc' ? 'ASC' : 'DESC'} LIMIT @limit OFFSET @offset`,
-    ).all(params);
+      {
+        columns: 'o.*',
+        from: 'orders o',
+        where: where.join(' AND '),
+        orderBy: `o.id ${ordersOrder === 'asc' ? 'ASC' : 'DESC'}`,
+        params: { company: company.id, q: search ?? '', status: status ?? '' },
+      },
+      page,
+    );
     return { status: 200, body: listEnvelope(serializeOrders(db, rows), page, total) };
   });
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/openDatabase.js';
-import { stmt } from '../db/statements.js';
+import { pageOf, stmt } from '../db/statements.js';
 import { noUpdatableField, notFound, validationError } from '../http/apiError.js';
 import { bodyObject, Fields, Issues, type Obj } from '../http/fields.js';
 import { ListQuery, listEnvelope } from '../http/listQuery.js';
@@ -16,8 +16,9 @@ interface TagRow {
   updated_at: string;
 }
 
-const TAG_SELECT =
-  'SELECT t.id, t.name, t.color, t.created_at, t.updated_at, (SELECT COUNT(*) FROM product_tags pt WHERE pt.tag_id = t.id) AS products_count FROM tags t';
+const TAG_COLUMNS =
+  't.id, t.name, t.color, t.created_at, t.updated_at, (SELECT COUNT(*) FROM product_tags pt WHERE pt.tag_id = t.id) AS products_count';
+const TAG_SELECT = `SELECT ${TAG_COLUMNS} FROM tags t`;
 
 const serialize = (t: TagRow): Record<string, unknown> => ({ ...t });
 
@@ -95,15 +96,17 @@ export function registerTagRoutes(router: Router): void {
     const page = q.page();
     const search = q.search();
     q.done();
-    const clause = `t.company_id = @company${search !== undefined ? ' AND icontains(t.name, @q)' : ''}`;
-    const params = { company: company.id, q: search ?? '', limit: page.perPage, offset: page.offset };
-    const total =
-      stmt<[object], { n: number }>(db, `SELECT COUNT(*) AS n FROM tags t WHERE ${clause}`).get(params)?.n ??
-      0;
-    const rows = stmt<[object], TagRow>(
+    const { rows, total } = pageOf<TagRow>(
       db,
-      `${TAG_SELECT} WHERE ${clause} ORDER BY t.id LIMIT @limit OFFSET @offset`,
-    ).all(params);
+      {
+        columns: TAG_COLUMNS,
+        from: 'tags t',
+        where: `t.company_id = @company${search !== undefined ? ' AND icontains(t.name, @q)' : ''}`,
+        orderBy: 't.id',
+        params: { company: company.id, q: search ?? '' },
+      },
+      page,
+    );
     return { status: 200, body: listEnvelope(rows.map(serialize), page, total) };
   });
 
