@@ -136,13 +136,8 @@ export async function runPush<R extends ItemKey, W>(
         store.fingerprints.putMany(pipeline, refused);
         if (missing.length) store.fingerprints.markMissing(pipeline, missingKeys, generation);
         if (rejects.length) store.rejects.recordMany(rejects);
-        if (openRejects.size) {
-          store.rejects.resolveMany(
-            pipeline,
-            applied.filter((entry) => openRejects.has(entry.key)).map((entry) => entry.key),
-          );
-        }
       });
+      for (const reject of rejects) stillRejected.add(reject.key);
       summary.applied += applied.length;
       summary.notFound += missing.length;
       summary.rejected += result.rejected.length;
@@ -160,7 +155,9 @@ export async function runPush<R extends ItemKey, W>(
     }
   };
 
-  let openRejects = new Set<string>();
+  // Keys with a reject this run (or kept from an earlier one: known missing, refused and unchanged).
+  // After a complete run every other open reject of the pipeline is over: fixed or gone from the ERP.
+  const stillRejected = new Set<string>();
   const pool = createPool(config.sync.concurrency);
   try {
     if (!options.dryRun) {
@@ -175,7 +172,6 @@ export async function runPush<R extends ItemKey, W>(
       // Taken after the lease: every value this scan reads is newer than any earlier scan's.
       generation = store.generations.next(pipeline);
     }
-    openRejects = new Set(store.rejects.list({ pipeline }).map((reject) => reject.key));
     let pending: PushItem<W>[] = [];
 
     const dispatch = async (batch: PushItem<W>[]): Promise<void> => {
@@ -214,6 +210,7 @@ export async function runPush<R extends ItemKey, W>(
       }
       summary.rejected += rejects.length;
       if (rejects.length && !options.dryRun) store.rejects.recordMany(rejects);
+      for (const reject of rejects) stillRejected.add(reject.key);
 
       const items = await spec.prepare(good);
       items.forEach((item, index) => (item.source = sources[index]));
@@ -221,20 +218,18 @@ export async function runPush<R extends ItemKey, W>(
         pipeline,
         items.map((item) => item.key),
       );
-      const healed: string[] = [];
       for (const item of items) {
         const fingerprint = options.full ? undefined : known.get(item.key);
         if (fingerprint?.missing) {
           summary.notFound += 1;
           summary.extra.knownMissing! += 1;
-        } else if (fingerprint?.hash === item.hash) {
-          summary.unchanged += 1;
-          // A row that was bad and is now back at its acknowledged value: its reject is over.
-          if (openRejects.has(item.key)) healed.push(item.key);
-        } else if (fingerprint?.hash === refusedFingerprint(item.hash)) summary.rejected += 1;
-        else pending.push(item);
+          stillRejected.add(item.key);
+        } else if (fingerprint?.hash === item.hash) summary.unchanged += 1;
+        else if (fingerprint?.hash === refusedFingerprint(item.hash)) {
+          summary.rejected += 1;
+          stillRejected.add(item.key);
+        } else pending.push(item);
       }
-      if (healed.length && !options.dryRun) store.rejects.resolveMany(pipeline, healed);
       while (pending.length >= batchSize) await dispatch(pending.splice(0, batchSize));
       progress();
     }
@@ -242,6 +237,7 @@ export async function runPush<R extends ItemKey, W>(
     pending = [];
     await pool.drain();
     if (summary.failed) summary.error = `${summary.failed} item(s) not confirmed: ${errors[0]}`;
+    else if (!options.dryRun) store.rejects.resolveAllExcept(pipeline, stillRejected);
   } catch (error) {
     // Requests still in flight finish and are recorded before the lease is released.
     await pool.drain().catch(() => undefined);

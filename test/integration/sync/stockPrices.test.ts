@@ -130,6 +130,38 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(ctx.store.rejects.list({ pipeline: 'stock' }).map((r) => r.key)).not.toContain('NOT-THERE-1');
   });
 
+  it('keeps a reject open while its row is still bad, and resolves it once the row is fixed or gone', async () => {
+    harness = await createHarness({ extraProducts: 5 });
+    const good = stockRows(4, () => 3);
+    const bad = [
+      { sku: bulkSku(1), quantity: 9 }, // duplicate of line 2
+      { sku: bulkSku(5), quantity: -1 },
+      { sku: 'GONE-1', quantity: 1 }, // not on the platform
+    ];
+    harness.writeStock([...good, ...bad]);
+    const open = () =>
+      harness!
+        .context()
+        .store.rejects.list({ pipeline: 'stock' })
+        .map((r) => `${r.key} ${r.reason}`)
+        .sort();
+    const first = [
+      `${bulkSku(1)} duplicate of line 2 (the first occurrence is used)`,
+      'GONE-1 not on the platform',
+      `${bulkSku(5)} quantity must be at least 0, got -1`,
+    ].sort();
+    await runStock(harness.context(), RUN);
+    expect(open()).toEqual(first);
+    // Unchanged file: every reject still stands (the duplicate's SKU is unchanged, not healed).
+    await runStock(harness.context(), RUN);
+    expect(open()).toEqual(first);
+    // The bad rows are fixed or removed: their rejects are over; the missing SKU stays reported.
+    harness.writeStock([...good, { sku: bulkSku(5), quantity: 1 }, { sku: 'GONE-1', quantity: 1 }]);
+    const summary = await runStock(harness.context(), RUN);
+    expect(summary).toMatchObject({ unchanged: 4, applied: 1, notFound: 1, rejected: 0 });
+    expect(open()).toEqual(['GONE-1 not on the platform']);
+  });
+
   it('splits a batch the platform refuses as a whole, applies the rest, and sets variant stock by variant SKU', async () => {
     harness = await createHarness({ seed: 'demo', sync: { batchSize: 50 } });
     const ctx = harness.context();
