@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,7 +101,25 @@ describe('erp-sync orders and status commands', () => {
     }
     await expect(readdir(join(erpDir, 'outbox'))).rejects.toThrow(); // nothing written
 
-    const real = JSON.parse((await cli(world, ...only, '--json')).stdout) as {
+    // The real run logs at debug level: neither the API key nor customer data reaches the log.
+    const raw = JSON.parse(await readFile(world.configPath, 'utf8')) as Record<string, unknown>;
+    const debugConfig = join(world.dir, 'debug.json');
+    await writeFile(debugConfig, JSON.stringify({ ...raw, log: { level: 'debug' } }));
+    const output = await run(
+      process.execPath,
+      ['--import', 'tsx', CLI, ...only, '--json', '--config', debugConfig],
+      {
+        timeout: 30_000,
+      },
+    );
+    expect(output.stderr.length).toBeGreaterThan(0);
+    const emails = (await world.api.customers.list({ per_page: 100 })).data.flatMap((c) =>
+      c.email ? [c.email] : [],
+    );
+    for (const secret of [world.sandbox.keys.primary, 'p@example.ro', ...emails]) {
+      expect(output.stderr).not.toContain(secret);
+    }
+    const real = JSON.parse(output.stdout) as {
       summaries: { pipeline: string; applied: number; error?: string }[];
     };
     expect(real.summaries.map((s) => s.pipeline).sort()).toEqual(['erp-orders', 'feedback', 'orders']);
