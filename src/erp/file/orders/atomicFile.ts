@@ -10,16 +10,7 @@ const TEMP_PREFIX = '.tmp-';
  * the same folder, flushed to disk, then renamed over the target (rename is atomic on POSIX).
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const temp = await writeTempBeside(path, content);
   try {
     await rename(temp, path);
   } catch (error) {
@@ -34,16 +25,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
  * Two processes writing the same new file: exactly one wins.
  */
 export async function writeNewFileAtomic(path: string, content: string): Promise<boolean> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const temp = await writeTempBeside(path, content);
   try {
     await link(temp, path);
     return true;
@@ -53,6 +35,24 @@ export async function writeNewFileAtomic(path: string, content: string): Promise
   } finally {
     await unlink(temp).catch(() => undefined);
   }
+}
+
+/** The complete content in a temporary file next to `path` (same folder: rename/link stay atomic), on disk. */
+async function writeTempBeside(path: string, content: string): Promise<string> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  return temp;
 }
 
 export async function fileExists(path: string): Promise<boolean> {
