@@ -62,6 +62,14 @@ export function notFoundMatcher(refs: ItemKey[]): (item: { key: string; sku: str
   return (item) => keys.has(item.key) || skus.has(item.sku);
 }
 
+/**
+ * Whether each read is only the latest drop (files archived after a run) rather than the ERP's
+ * whole list: then a row missing from the read says nothing about its earlier reject.
+ */
+function readsDeltas(ctx: SyncContext): boolean {
+  return ctx.config.erp.type === 'file' && ctx.config.erp.archive;
+}
+
 function stopsTheRun(error: unknown): boolean {
   return error instanceof LeaseLostError || (isErpSyncError(error) && error.fatal);
 }
@@ -158,6 +166,7 @@ export async function runPush<R extends ItemKey, W>(
   // Keys with a reject this run (or kept from an earlier one: known missing, refused and unchanged).
   // After a complete run every other open reject of the pipeline is over: fixed or gone from the ERP.
   const stillRejected = new Set<string>();
+  let openRejects = new Set<string>();
   const pool = createPool(config.sync.concurrency);
   try {
     if (!options.dryRun) {
@@ -171,6 +180,7 @@ export async function runPush<R extends ItemKey, W>(
       runId = store.runs.start(pipeline, options);
       // Taken after the lease: every value this scan reads is newer than any earlier scan's.
       generation = store.generations.next(pipeline);
+      openRejects = new Set(store.rejects.list({ pipeline }).map((reject) => reject.key));
     }
     let pending: PushItem<W>[] = [];
 
@@ -230,6 +240,15 @@ export async function runPush<R extends ItemKey, W>(
           stillRejected.add(item.key);
         } else pending.push(item);
       }
+      // A row that is good now ends its earlier reject (a later duplicate or a refusal records it again).
+      const healed = items.filter((item) => openRejects.has(item.key) && !stillRejected.has(item.key));
+      if (healed.length) {
+        store.rejects.resolveMany(
+          pipeline,
+          healed.map((item) => item.key),
+        );
+        for (const item of healed) openRejects.delete(item.key);
+      }
       while (pending.length >= batchSize) await dispatch(pending.splice(0, batchSize));
       progress();
     }
@@ -237,7 +256,9 @@ export async function runPush<R extends ItemKey, W>(
     pending = [];
     await pool.drain();
     if (summary.failed) summary.error = `${summary.failed} item(s) not confirmed: ${errors[0]}`;
-    else if (!options.dryRun) store.rejects.resolveAllExcept(pipeline, stillRejected);
+    else if (!options.dryRun && summary.read > 0 && !readsDeltas(ctx)) {
+      store.rejects.resolveAllExcept(pipeline, stillRejected);
+    }
   } catch (error) {
     // Requests still in flight finish and are recorded before the lease is released.
     await pool.drain().catch(() => undefined);

@@ -162,6 +162,31 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(open()).toEqual(['GONE-1 not on the platform']);
   });
 
+  it('with archived drops, resolves only the rejects of rows a drop brings again in good shape', async () => {
+    harness = await createHarness({ extraProducts: 3 });
+    const archiving = () => harness!.context({}, { archive: true });
+    const open = () =>
+      harness!
+        .context()
+        .store.rejects.list({ pipeline: 'stock' })
+        .map((r) => r.key)
+        .sort();
+    harness.writeStock([
+      { sku: bulkSku(1), quantity: -1 },
+      { sku: bulkSku(2), quantity: -2 },
+      { sku: 'GONE-1', quantity: 1 },
+    ]);
+    await runStock(archiving(), RUN);
+    expect(open()).toEqual([bulkSku(1), bulkSku(2), 'GONE-1']);
+    // No new drop: nothing read, nothing resolved.
+    expect(await runStock(archiving(), RUN)).toMatchObject({ read: 0 });
+    expect(open()).toEqual([bulkSku(1), bulkSku(2), 'GONE-1']);
+    // A drop with only the first SKU, fixed: only its reject is over.
+    harness.writeStock([{ sku: bulkSku(1), quantity: 1 }]);
+    expect(await runStock(archiving(), RUN)).toMatchObject({ read: 1, applied: 1 });
+    expect(open()).toEqual([bulkSku(2), 'GONE-1']);
+  });
+
   it('splits a batch the platform refuses as a whole, applies the rest, and sets variant stock by variant SKU', async () => {
     harness = await createHarness({ seed: 'demo', sync: { batchSize: 50 } });
     const ctx = harness.context();

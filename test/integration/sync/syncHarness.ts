@@ -39,7 +39,7 @@ export interface Harness {
   dir: string;
   config: Config;
   /** A context over the harness's store file (a fresh one per call: what a new process would build). */
-  context(overrides?: Partial<Config['sync']>): SyncContext;
+  context(overrides?: Partial<Config['sync']>, erp?: Partial<Config['erp']>): SyncContext;
   writeStock(rows: StockRow[]): void;
   writePrices(rows: PriceRow[]): void;
   /**
@@ -102,8 +102,11 @@ export async function createHarness(options: {
     sandbox,
     dir,
     config,
-    context(overrides = {}) {
-      const ctx = createSyncContext({ ...config, sync: { ...config.sync, ...overrides } }, silentLogger());
+    context(overrides = {}, erp = {}) {
+      const ctx = createSyncContext(
+        { ...config, sync: { ...config.sync, ...overrides }, erp: { ...config.erp, ...erp } },
+        silentLogger(),
+      );
       contexts.push(ctx);
       return ctx;
     },
