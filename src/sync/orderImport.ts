@@ -34,7 +34,11 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
   }
 
   if (isErpOrigin(ctx, order)) {
-    repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.createdAt);
+    // Its units are in the ERP's stock already: no lines left for the oversell guard to hold.
+    ctx.store.transaction(() => {
+      repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.createdAt);
+      repos.links.replaceLines(order.id, []);
+    });
     return 'erp_origin';
   }
   // Queued and parked orders were in an imported status when found. One that moved on since
