@@ -35,6 +35,13 @@ describe('configuration loading', () => {
     expect(config.store.path).toBe('./data/erp-sync.db');
   });
 
+  it('loads the shipped deployment configurations too', () => {
+    for (const shipped of ['deploy/config.docker.yaml', 'deploy/config.systemd.yaml']) {
+      const config = loadConfig({ file: shipped, env: { CMS_BASE_URL: URL, CMS_API_KEY: KEY } });
+      expect(config.erp.type, shipped).toBe('file');
+    }
+  });
+
   it('takes the file from ERP_SYNC_CONFIG, and CMS_BASE_URL / CMS_API_KEY win over the file', () => {
     const path = file('with-key.yaml', [
       'api:',
