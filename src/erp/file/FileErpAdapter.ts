@@ -12,7 +12,7 @@ import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../doma
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import { archiveFile } from './archiveFile.js';
-import { asAccessError, isMissing } from './FileErpError.js';
+import { asAccessError, FileAccessError, isMissing } from './FileErpError.js';
 import type { InputKind } from './columns.js';
 import { locateInput } from './locateInput.js';
 import { readInput } from './openInput.js';
@@ -156,12 +156,37 @@ export class FileErpAdapter implements ErpAdapter {
 
   async close(): Promise<void> {}
 
-  importOrder(order: PlatformOrder): Promise<ImportResult> {
+  async importOrder(order: PlatformOrder): Promise<ImportResult> {
+    await this.#requireFolder();
     return this.#orders.importOrder(order);
   }
 
-  updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+  async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+    await this.#requireFolder();
     return this.#orders.updateOrder(order, change);
+  }
+
+  /**
+   * The outbox folders are created on demand; the drop folder itself must exist. Otherwise a
+   * mistyped or unmounted `erp.path` would collect orders in a new folder no ERP reads, and the
+   * stock and prices runs would then read it as an empty ERP.
+   */
+  async #requireFolder(): Promise<void> {
+    let stats: Stats;
+    try {
+      stats = await stat(this.config.path);
+    } catch (error) {
+      throw new FileAccessError(
+        `the ERP drop folder ${this.config.path} cannot be read: ${(error as Error).message}`,
+        { dir: this.config.path },
+        { cause: error },
+      );
+    }
+    if (!stats.isDirectory()) {
+      throw new FileAccessError(`the ERP drop folder ${this.config.path} is not a folder`, {
+        dir: this.config.path,
+      });
+    }
   }
 
   orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
