@@ -263,6 +263,22 @@ describe('bad input in the events file', () => {
     expect(repaired.map((e) => e.row.ok && e.row.record.orderId)).toEqual([2, 3]);
   });
 
+  it('streams a large CSV file in order, and a broken line at its end still comes after every good row', async () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => `${i + 1},invoiced`);
+    await writeFile(join(dir, 'events.csv'), `order_id,event\n${rows.join('\n')}\n5001,shipped,"x"y\n`);
+    const all = await collect(exchange().orderEvents(null));
+    expect(all).toHaveLength(5_001);
+    expect(all.slice(0, 5_000).map((e) => e.row.ok && e.row.record.orderId)).toEqual(
+      Array.from({ length: 5_000 }, (_, i) => i + 1),
+    );
+    expect(all[4_999]!.row.source).toEqual({ file: 'events.csv', line: 5_001 });
+    expect(reasons(all.slice(5_000))).toEqual([expect.stringMatching(/^5002 not valid CSV/)]);
+    // Stopping early (a run aborted) leaves nothing open that keeps the test from ending.
+    let taken = 0;
+    for await (const _event of exchange().orderEvents(null)) if (++taken === 3) break;
+    expect(taken).toBe(3);
+  });
+
   it('rejects a JSON events file that does not parse, and a bad NDJSON line alone', async () => {
     await writeFile(join(dir, 'events.json'), '[{"order_id": 1, "event": "invoiced"},');
     const broken = await collect(exchange().orderEvents('events.json:4:abc'));

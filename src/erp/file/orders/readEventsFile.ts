@@ -78,37 +78,71 @@ async function* csvRecords(path: string): AsyncIterable<RawRecord> {
   const head = await readHead(path);
   const firstLine = head.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
   const delimiter = count(firstLine, ';') > count(firstLine, ',') ? ';' : ',';
-  // Collected first: a stream that errors drops the records it had buffered, and the rows before
-  // a broken line must still go through. Event files are small (a day of fulfilment facts).
-  const records: RawRecord[] = [];
-  let broken: RawRecord | null = null;
-  await new Promise<void>((resolve, reject) => {
-    const parser = parse({
-      bom: true,
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-      delimiter,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-      // Taken as each record is parsed: an error in the same chunk would drop buffered ones.
-      on_record: (record: RawEventRow, context: { lines: number }) => {
-        records.push({ raw: record, line: context.lines });
-        return null;
-      },
-    });
-    parser.resume();
-    parser.on('error', (error: Error & { lines?: number }) => {
-      const line = error.lines ?? (records.at(-1)?.line ?? 1) + 1;
-      broken = { raw: {}, line, broken: `not valid CSV: ${error.message}` };
-      resolve();
-    });
-    parser.on('end', () => resolve());
-    // A file that cannot be read is an ERP not available now (retried), not a bad row.
-    createReadStream(path).on('error', reject).pipe(parser);
+  // Records are taken as each one is parsed (an error in the same chunk would drop the ones the
+  // stream had buffered, and the rows before a broken line must still go through), through a small
+  // queue that pauses the file while the pipeline works: a large file is never held in memory.
+  const queue: RawRecord[] = [];
+  let lastLine = 1;
+  let done = false;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  const file = createReadStream(path);
+  const parser = parse({
+    bom: true,
+    columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+    delimiter,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: true,
+    on_record: (record: RawEventRow, context: { lines: number }) => {
+      lastLine = context.lines;
+      queue.push({ raw: record, line: context.lines });
+      if (queue.length >= QUEUE_HIGH) file.pause();
+      notify();
+      return null;
+    },
   });
-  yield* records;
-  if (broken) yield broken;
+  parser.on('error', (error: Error & { lines?: number }) => {
+    queue.push({ raw: {}, line: error.lines ?? lastLine + 1, broken: `not valid CSV: ${error.message}` });
+    done = true;
+    notify();
+  });
+  parser.on('end', () => {
+    done = true;
+    notify();
+  });
+  parser.resume();
+  // A file that cannot be read is an ERP not available now (retried), not a bad row.
+  file.on('error', (error) => {
+    failure = error;
+    done = true;
+    notify();
+  });
+  file.pipe(parser);
+  try {
+    for (;;) {
+      const next = queue.shift();
+      if (next) {
+        if (queue.length < QUEUE_HIGH / 2) file.resume();
+        yield next;
+        if (next.broken !== undefined) return;
+        continue;
+      }
+      if (failure) throw failure as Error;
+      if (done) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    file.destroy();
+  }
 }
+
+const QUEUE_HIGH = 512;
 
 async function* jsonRecords(path: string): AsyncIterable<RawRecord> {
   // Event files are small (a day of fulfilment facts); array or NDJSON.
