@@ -32,11 +32,6 @@ export async function runPrices(ctx: SyncContext, options: RunOptions): Promise<
         hash: priceFingerprint(record),
         wire: toWire(record),
       })),
-    send: async (items) => {
-      const result = await ctx.client.products.bulkPrices(items);
-      return {
-        notFound: result.notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
-      };
-    },
+    send: (items) => ctx.client.products.bulkPrices(items),
   });
 }

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { BulkResult } from '../api/envelope.js';
 import { ApiValidationError, ClientValidationError, PayloadTooLargeError } from '../api/errors.js';
 import { describeError, ErpSyncError, isErpSyncError } from '../domain/errors.js';
 import {
@@ -39,8 +40,8 @@ export interface PushSpec<R extends ItemKey, W> {
   validate: (record: R) => string | null;
   /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
   prepare: (records: R[]) => Promise<PushItem<W>[]>;
-  /** One bulk request; returns the items the platform did not find, as it echoed them. */
-  send: (wires: W[]) => Promise<{ notFound: ItemKey[] }>;
+  /** One bulk request; its result names the items the platform did not find, as it echoed them. */
+  send: (wires: W[]) => Promise<BulkResult>;
 }
 
 /** A request refused as a whole for its content: split it to find the offenders. */
@@ -118,7 +119,12 @@ export async function runPush<R extends ItemKey, W>(
       const applied: FingerprintEntry[] = [];
       const missing: PushItem<W>[] = [];
       for (const { items, response } of result.accepted) {
-        const isMissing = notFoundMatcher((response as { notFound: ItemKey[] }).notFound);
+        const isMissing = notFoundMatcher(
+          (response as BulkResult).notFound.map((ref) => ({
+            sku: ref.sku ?? '',
+            variantSku: ref.variant_sku,
+          })),
+        );
         for (const item of items) {
           if (isMissing(item)) missing.push(item);
           else applied.push({ key: item.key, hash: item.hash, generation });

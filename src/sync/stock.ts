@@ -31,11 +31,6 @@ export async function runStock(ctx: SyncContext, options: RunOptions): Promise<R
         return { key, sku: record.sku, hash: stockFingerprint(quantity), wire };
       });
     },
-    send: async (items) => {
-      const result = await ctx.client.products.bulkStock(items);
-      return {
-        notFound: result.notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
-      };
-    },
+    send: (items) => ctx.client.products.bulkStock(items),
   });
 }
