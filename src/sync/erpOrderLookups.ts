@@ -30,10 +30,11 @@ export async function resolveCustomer(
   if (order.customerId !== undefined) return { customerId: order.customerId };
   const c = order.customer!;
   if (c.email) {
+    // search is a substring match over several fields: every page, until the exact email.
     const email = c.email.toLowerCase();
-    const found = await ctx.client.customers.list({ search: c.email, per_page: 100 });
-    const match = found.data.find((customer) => customer.email?.toLowerCase() === email);
-    if (match) return { customerId: match.id };
+    for await (const customer of ctx.client.customers.iterate({ search: c.email })) {
+      if (customer.email?.toLowerCase() === email) return { customerId: customer.id };
+    }
   }
   const customer: OrderCustomerInput = { name: c.name };
   if (c.email) customer.email = c.email;
