@@ -112,4 +112,29 @@ describe('catalog pipeline against the sandbox', () => {
     expect(bodies).toEqual([[{ sku: bulkSku(4), quantity: 6 }]]);
     expect((await harness.platform(ctx)).get(bulkSku(4))?.stock).toBe(6);
   });
+
+  it('handles a platform change made in the very second its cursor stands on (a tie), not skips it', async () => {
+    harness = await createHarness({
+      extraProducts: 1,
+      sync: { catalog: { overlapSeconds: 0, perPage: 100 } },
+    });
+    harness.writeStock([{ sku: bulkSku(1), quantity: 6 }]);
+    const ctx = harness.context();
+    const id = (await harness.platform(ctx)).get(bulkSku(1))!.id;
+    // Wall-clock seconds cannot be frozen in the sandbox: try until push, scan and change all fall
+    // in one second, so that the change leaves updated_at equal to the cursor.
+    let tied = false;
+    for (let attempt = 0; attempt < 5 && !tied; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+      await runStock(ctx, { full: true, dryRun: false }); // q=6 acknowledged, updated_at = this second
+      await runCatalog(ctx, RUN); // link and cursor on this second
+      const cursor = ctx.store.cursors.get(CATALOG_CURSOR);
+      const changed = await ctx.client.products.updateStock(id, { quantity: 2 }); // an order, say
+      const catalog = await runCatalog(ctx, RUN);
+      expect(catalog.extra.changedOnPlatform).toBe(1);
+      expect(ctx.store.fingerprints.getMany('stock', [bulkSku(1)]).get(bulkSku(1))).toBeUndefined();
+      tied = changed.updated_at === cursor;
+    }
+    expect(tied).toBe(true);
+  });
 });
