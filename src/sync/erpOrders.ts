@@ -78,6 +78,8 @@ async function createErpOrders(
       summary.applied += 1;
       countExtra(summary, outcome.found ? 'foundExisting' : 'created');
       ctx.store.rejects.resolve('erp-orders', order.sourceOrderId);
+      // A file read half-written before (not valid JSON then) is keyed by its name.
+      if (order.source?.file) ctx.store.rejects.resolve('erp-orders', order.source.file);
       await tellErp(ctx, order.sourceOrderId, outcome.platformOrderId);
     } else if (outcome.kind === 'rejected') {
       summary.rejected += 1;

@@ -180,6 +180,9 @@ async function handleEvent(
     // The ERP caused this state: it must not come back to it as a platform-side change.
     if (delivered) repos.links.setDeliveredState(orderId, delivered);
     ctx.store.rejects.resolve('feedback', key);
+    // A line once unreadable (broken quoting), applied after the ERP repaired the file.
+    if (source.file && source.line !== undefined)
+      ctx.store.rejects.resolve('feedback', `${source.file}:${source.line}`);
     advance();
   });
   summary.applied += 1;

@@ -137,6 +137,51 @@ describe('feedback from a file with bad rows', () => {
   });
 });
 
+describe('files the ERP repairs', () => {
+  it('applies the rows after a broken CSV line once it is repaired, and creates a half-written inbox order once complete; their rejects are resolved', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api);
+    const order = await createPlatformOrder(world.api, sku, 1);
+    await runOrders(world.context(), RUN);
+    const erpDir = join(world.dir, 'erp');
+    const events = (line3: string) =>
+      writeFile(
+        join(erpDir, 'events.csv'),
+        `order_id,event,note\n${order.id},confirmed,ok\n${line3}\n${order.id},invoiced,\n`,
+      );
+    await events(`${order.id},processing,"packed"by hand`);
+    const broken = await runFeedback(world.context(), RUN);
+    expect(broken.error).toBeUndefined();
+    expect([broken.applied, broken.rejected]).toEqual([1, 1]);
+    const ctx = world.context();
+    expect(ctx.store.rejects.list({ pipeline: 'feedback' }).map((r) => r.key)).toEqual(['events.csv:3']);
+    expect((await world.api.orders.get(order.id)).invoice).toBeNull(); // not skipped: waits for the repair
+    await events(`${order.id},processing,"packed by hand"`);
+    const repaired = await runFeedback(world.context(), RUN);
+    expect(repaired.applied).toBe(2);
+    const after = await world.api.orders.get(order.id);
+    expect(after.status).toBe('processing');
+    expect(after.invoice).not.toBeNull();
+    expect(ctx.store.rejects.list({ pipeline: 'feedback' })).toEqual([]);
+
+    const inbox = join(erpDir, 'inbox', 'orders');
+    await mkdir(join(inbox, 'folder.json'), { recursive: true }); // not a file: ignored
+    const full = JSON.stringify({
+      source_order_id: 'HALF-1',
+      customer: { name: 'H', email: 'h@example.ro' },
+      items: [{ sku, quantity: 1 }],
+    });
+    await writeFile(join(inbox, 'half.json'), full.slice(0, 30));
+    const half = await runErpOrders(world.context(), RUN);
+    expect(half.error).toBeUndefined();
+    expect([half.applied, half.rejected]).toEqual([0, 1]);
+    expect(ctx.store.rejects.list({ pipeline: 'erp-orders' }).map((r) => r.key)).toEqual(['half.json']);
+    await writeFile(join(inbox, 'half.json'), full);
+    expect((await runErpOrders(world.context(), RUN)).applied).toBe(1);
+    expect(ctx.store.rejects.list({ pipeline: 'erp-orders' })).toEqual([]);
+  });
+});
+
 describe('feedback under transient errors', () => {
   it('stops at an event the platform cannot take now and applies it on a later run', async () => {
     world = await startOrderWorld({ config: { api: { retries: 1, timeoutMs: 2_000, deadlineMs: 5_000 } } });

@@ -30,7 +30,9 @@ export async function* readInbox(dir: string): AsyncIterable<Checkpointed<Outgoi
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      // Gone meanwhile (moved by another run), or a folder that happens to end in .json.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR') continue;
       throw error;
     }
     yield { row: toOutgoingOrder(text, name), checkpoint: name, path };
