@@ -104,6 +104,11 @@ export function formatStatusReport(report: StatusReport): string {
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
   if (erp) lines.push(`ERP-origin orders: ${erp}`);
+  const events = Object.entries(report.orders.events)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  // "waiting": events naming an ERP reference no order has yet, tried again every feedback run.
+  if (events) lines.push(`ERP events: ${events}`);
   lines.push('', 'cursors:');
   for (const c of report.cursors) lines.push(`  ${c.name} = ${c.value}  (${c.updatedAt})`);
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
 import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
 import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/feedback.js';
 import { runErpOrders } from '../../../src/sync/erpOrders.js';
@@ -281,6 +282,7 @@ describe('ERP-origin orders', () => {
     const ctx = world.context();
     expect(ctx.store.rejects.list({ pipeline: 'feedback' }).map((r) => r.key)).toEqual(['PH-2:confirmed']);
     expect((await runFeedback(world.context(), RUN)).extra.waiting).toBe(1); // still kept, no request
+    expect(formatStatusReport(buildStatusReport(ctx.store))).toMatch(/ERP events: .*waiting 1/);
 
     await runErpOrders(world.context(), RUN);
     const later = await runFeedback(world.context(), RUN);
