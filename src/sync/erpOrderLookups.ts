@@ -1,4 +1,5 @@
 import type { OrderCustomerInput } from '../api/inputs.js';
+import type { ApiOrder } from '../api/schemas.js';
 import type { OutgoingOrder } from '../domain/orders.js';
 import type { SyncContext } from './types.js';
 
@@ -6,20 +7,20 @@ import type { SyncContext } from './types.js';
  * The platform order created for an ERP order, found by `search` and then matched exactly on
  * source_order_id (search is a substring match over several fields). Null when none exists.
  */
-export async function findOrderBySourceId(ctx: SyncContext, sourceOrderId: string): Promise<number | null> {
-  const matches: number[] = [];
+export async function findOrderBySourceId(ctx: SyncContext, sourceOrderId: string): Promise<ApiOrder | null> {
+  const matches: ApiOrder[] = [];
   for (let page = 1; ; page++) {
     const result = await ctx.client.orders.list({ search: sourceOrderId, per_page: 100, page });
-    for (const order of result.data) if (order.source_order_id === sourceOrderId) matches.push(order.id);
+    for (const order of result.data) if (order.source_order_id === sourceOrderId) matches.push(order);
     if (result.data.length === 0 || page >= result.meta.last_page) break;
   }
   if (matches.length > 1) {
     ctx.logger.error(
-      { sourceOrderId, orderIds: matches },
+      { sourceOrderId, orderIds: matches.map((o) => o.id) },
       'several platform orders carry one source_order_id',
     );
   }
-  return matches.length > 0 ? Math.min(...matches) : null;
+  return matches.reduce<ApiOrder | null>((first, o) => (first === null || o.id < first.id ? o : first), null);
 }
 
 /** customer_id as given; otherwise the customer with that email; otherwise a customer object to create. */

@@ -9,6 +9,7 @@ import {
   PayloadTooLargeError,
 } from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
+import type { ApiOrder } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
@@ -112,8 +113,8 @@ async function createOnce(
       // A POST may have gone out before (this run or a killed one): look before creating.
       const found = await findOrderBySourceId(ctx, order.sourceOrderId);
       if (found !== null) {
-        outgoing.markCreated(order.sourceOrderId, found);
-        return { kind: 'created', platformOrderId: found, found: true };
+        markCreated(ctx, order.sourceOrderId, found);
+        return { kind: 'created', platformOrderId: found.id, found: true };
       }
     }
     const input = await toCreateInput(ctx, order);
@@ -121,7 +122,7 @@ async function createOnce(
     outgoing.countAttempt(order.sourceOrderId);
     try {
       const created = await ctx.client.orders.create(input);
-      outgoing.markCreated(order.sourceOrderId, created.id);
+      markCreated(ctx, order.sourceOrderId, created);
       return { kind: 'created', platformOrderId: created.id, found: false };
     } catch (error) {
       if (isRefusedCreate(error)) {
@@ -176,6 +177,29 @@ async function toCreateInput(ctx: SyncContext, order: OutgoingOrder): Promise<Or
   if (order.shippingTotal !== undefined) input.shipping_total = order.shippingTotal;
   if (order.discountTotal !== undefined) input.discount_total = order.discountTotal;
   return input;
+}
+
+/**
+ * The order exists on the platform: recorded as created, and linked under its source_order_id in
+ * the state it was created in, so that later platform-side changes (the merchant cancels it, a
+ * payment arrives) reach the ERP as updates like those of an imported order. The ERP has it
+ * already: acknowledged at once, no lines for the oversell guard.
+ */
+function markCreated(ctx: SyncContext, sourceOrderId: string, order: ApiOrder): void {
+  const repos = orderRepositoriesOf(ctx.store);
+  ctx.store.transaction(() => {
+    repos.outgoing.markCreated(sourceOrderId, order.id);
+    repos.links.link({
+      platformOrderId: order.id,
+      erpRef: sourceOrderId,
+      number: order.number === undefined || order.number === null ? null : String(order.number),
+      status: order.status,
+      paymentStatus: order.payment_status,
+      platformCreatedAt: order.created_at,
+      lines: [],
+    });
+    repos.links.acknowledge(order.id);
+  });
 }
 
 async function tellErp(ctx: SyncContext, sourceOrderId: string, platformOrderId: number): Promise<void> {

@@ -259,6 +259,19 @@ describe('ERP-origin orders', () => {
     expect(world.sandbox.requestLog.entries().filter((e) => e.method === 'POST')).toEqual([]);
     await runOrders(world.context(), RUN);
     expect((await outboxIds(join(world.dir, 'erp'))).ids).not.toContain(matching[0]!.id);
+
+    // Linked under its source_order_id (acknowledged, nothing held): a cancellation by the merchant
+    // on the platform reaches the ERP as an update, once.
+    const link = world.context().store.orders.links.get(matching[0]!.id);
+    expect(link).toMatchObject({ erpRef: sourceOrderId, status: 'new' });
+    expect(link?.acknowledgedAt).not.toBeNull();
+    await world.api.orders.update(matching[0]!.id, { status: 'cancelled' });
+    expect((await runOrders(world.context(), RUN)).extra.updates).toBe(1);
+    expect((await runOrders(world.context(), RUN)).extra.updates ?? 0).toBe(0);
+    const updates = join(world.dir, 'erp', 'outbox', 'updates');
+    expect(await readdir(updates)).toEqual([`${matching[0]!.id}-1.json`]);
+    const update = JSON.parse(await readFile(join(updates, `${matching[0]!.id}-1.json`), 'utf8'));
+    expect(update).toMatchObject({ erp_ref: sourceOrderId, status: 'cancelled', previous_status: 'new' });
   });
 
   it('keeps an event naming an ERP order not created yet and applies it once erp-orders created it', async () => {
