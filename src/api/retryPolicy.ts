@@ -64,7 +64,7 @@ export function backoffDelay(
   random: () => number = Math.random,
 ): number {
   const step = settings.minBackoffMs * 2 ** retryIndex;
-  return Math.round(Math.min(settings.maxBackoffMs, step * (1 + random())));
+  return Math.floor(Math.min(settings.maxBackoffMs, step * (1 + random())));
 }
 
 /**
