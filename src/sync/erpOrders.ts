@@ -1,13 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  ApiError,
-  ApiValidationError,
-  ClientValidationError,
-  ConflictError,
-  HttpError,
-  NotFoundError,
-  PayloadTooLargeError,
-} from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
@@ -15,7 +7,7 @@ import type { OutgoingOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
-import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 /** POSTs of one order per run at most; an order whose outcome stays unknown is looked up next run. */
@@ -125,7 +117,7 @@ async function createOnce(
       markCreated(ctx, order.sourceOrderId, created);
       return { kind: 'created', platformOrderId: created.id, found: false };
     } catch (error) {
-      if (isRefusedCreate(error)) {
+      if (isRefusal(error)) {
         outgoing.markRejected(order.sourceOrderId, error.message);
         return { kind: 'rejected', reason: error.message };
       }
@@ -141,21 +133,6 @@ async function createOnce(
     }
   }
   return { kind: 'unknown' };
-}
-
-/**
- * The platform answered and refused this order for good (422 or its client-side twin, 404, 409,
- * 413 for a huge order, another 4xx): a reject of this order; the others in the inbox go on.
- */
-function isRefusedCreate(error: unknown): error is Error {
-  return (
-    error instanceof ApiValidationError ||
-    error instanceof ClientValidationError ||
-    error instanceof NotFoundError ||
-    error instanceof ConflictError ||
-    error instanceof PayloadTooLargeError ||
-    error instanceof HttpError
-  );
 }
 
 async function toCreateInput(ctx: SyncContext, order: OutgoingOrder): Promise<OrderCreateInput> {

@@ -1,17 +1,11 @@
-import {
-  ApiValidationError,
-  ClientValidationError,
-  ConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-} from '../api/errors.js';
+import { ApiValidationError } from '../api/errors.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import type { RecordSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
-import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const FEEDBACK_CHECKPOINT = 'feedback.events';
@@ -281,18 +275,4 @@ function resultDetail(result: FeedbackResult): string | null {
   if (result.awb) return `awb ${result.awb.number}`;
   if (result.invoice) return `invoice ${result.invoice.series}${result.invoice.number}`;
   return result.status ? `status ${result.status}` : null;
-}
-
-/**
- * A refusal for good (422 and its client-side twin, 404, 409, 413 for one order's request):
- * retrying cannot change the answer.
- */
-function isRefusal(error: unknown): error is Error {
-  return (
-    error instanceof ApiValidationError ||
-    error instanceof PayloadTooLargeError ||
-    error instanceof ClientValidationError ||
-    error instanceof NotFoundError ||
-    error instanceof ConflictError
-  );
 }

@@ -1,3 +1,11 @@
+import {
+  ApiValidationError,
+  ClientValidationError,
+  ConflictError,
+  HttpError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from '../api/errors.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { acquireLease, type Lease } from './lease.js';
 import { emptySummary } from './summary.js';
@@ -79,4 +87,20 @@ export function orderPreviewTitle(summary: RunSummary): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The platform answered and refused one order's request for good (422 or its client-side twin,
+ * 404, 409, 413, another 4xx): retrying cannot change the answer, so it is a reject of that order
+ * or event and the others go on.
+ */
+export function isRefusal(error: unknown): error is Error {
+  return (
+    error instanceof ApiValidationError ||
+    error instanceof ClientValidationError ||
+    error instanceof NotFoundError ||
+    error instanceof ConflictError ||
+    error instanceof PayloadTooLargeError ||
+    error instanceof HttpError
+  );
 }
