@@ -7,7 +7,7 @@ import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/feedback.js'
 import { runErpOrders } from '../../../src/sync/erpOrders.js';
 import { runOrders } from '../../../src/sync/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, outboxIds, sellableSku } from './orderChecks.js';
+import { createPlatformOrder, outboxIds, sellableSku, writeInboxOrder } from './orderChecks.js';
 
 const RUN = { full: false, dryRun: false };
 let world: OrderWorld | undefined;
@@ -278,16 +278,11 @@ describe('ERP-origin orders', () => {
     world = await startOrderWorld();
     const sku = await sellableSku(world.api);
     const erpDir = join(world.dir, 'erp');
-    const inbox = join(erpDir, 'inbox', 'orders');
-    await mkdir(inbox, { recursive: true });
-    await writeFile(
-      join(inbox, 'PH-2.json'),
-      JSON.stringify({
-        source_order_id: 'PH-2',
-        customer: { name: 'Z', email: 'z@example.ro' },
-        items: [{ sku, quantity: 1 }],
-      }),
-    );
+    await writeInboxOrder(erpDir, 'PH-2.json', {
+      source_order_id: 'PH-2',
+      customer: { name: 'Z', email: 'z@example.ro' },
+      items: [{ sku, quantity: 1 }],
+    });
     await writeFile(join(erpDir, 'events.csv'), 'erp_ref,event\nPH-2,confirmed\n');
     // run-once's order: feedback before erp-orders.
     const early = await runFeedback(world.context(), RUN);

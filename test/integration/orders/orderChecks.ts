@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../src/api/createApiClient.js';
 import type { OrderStatus } from '../../../src/domain/limits.js';
@@ -44,4 +44,16 @@ export async function sellableSku(api: ApiClient, minStock = 1000): Promise<stri
     }
   }
   throw new Error('no sellable product in the sandbox seed');
+}
+
+/** An ERP-origin order dropped into `DIR/inbox/orders/<file>` (the folder created if missing). */
+export async function writeInboxOrder(
+  erpDir: string,
+  file: string,
+  order: Record<string, unknown>,
+): Promise<string> {
+  const inbox = join(erpDir, 'inbox', 'orders');
+  await mkdir(inbox, { recursive: true });
+  await writeFile(join(inbox, file), JSON.stringify(order));
+  return inbox;
 }

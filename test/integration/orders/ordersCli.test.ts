@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runOrders } from '../../../src/sync/orders.js';
-import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
+import {
+  createPlatformOrder,
+  outboxIds,
+  platformOrderIds,
+  sellableSku,
+  writeInboxOrder,
+} from './orderChecks.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 
 const run = promisify(execFile);
@@ -61,16 +67,11 @@ describe('erp-sync orders and status commands', () => {
     world = await startOrderWorld();
     const erpDir = join(world.dir, 'erp');
     const sku = await sellableSku(world.api);
-    const inbox = join(erpDir, 'inbox', 'orders');
-    await mkdir(inbox, { recursive: true });
-    await writeFile(
-      join(inbox, 'PH-1.json'),
-      JSON.stringify({
-        source_order_id: 'PH-1',
-        customer: { name: 'P', email: 'p@example.ro' },
-        items: [{ sku, quantity: 1 }],
-      }),
-    );
+    await writeInboxOrder(erpDir, 'PH-1.json', {
+      source_order_id: 'PH-1',
+      customer: { name: 'P', email: 'p@example.ro' },
+      items: [{ sku, quantity: 1 }],
+    });
     const importable = await platformOrderIds(world.api, ['new', 'confirmed']);
     expect(importable.length).toBeGreaterThan(0);
     const all = await platformOrderIds(world.api, [

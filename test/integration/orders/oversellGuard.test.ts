@@ -8,7 +8,7 @@ import { runOrders } from '../../../src/sync/orders.js';
 import { createOrderReservations } from '../../../src/sync/reservations.js';
 import { runStock } from '../../../src/sync/stock.js';
 import type { SyncContext } from '../../../src/sync/types.js';
-import { createPlatformOrder, sellableSku } from './orderChecks.js';
+import { createPlatformOrder, sellableSku, writeInboxOrder } from './orderChecks.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 
 const RUN = { full: false, dryRun: false };
@@ -76,16 +76,11 @@ describe('oversell guard', () => {
     expect(await platformStock(world, sku)).toBe(10);
 
     // A phone order taken in the ERP: its stock already says 7, and erp-orders creates it.
-    const inbox = join(erpDir, 'inbox', 'orders');
-    await mkdir(inbox, { recursive: true });
-    await writeFile(
-      join(inbox, 'PHONE-1.json'),
-      JSON.stringify({
-        source_order_id: 'PHONE-1',
-        customer: { name: 'Phone Client', email: 'phone.client@example.ro' },
-        items: [{ sku, quantity: 3 }],
-      }),
-    );
+    await writeInboxOrder(erpDir, 'PHONE-1.json', {
+      source_order_id: 'PHONE-1',
+      customer: { name: 'Phone Client', email: 'phone.client@example.ro' },
+      items: [{ sku, quantity: 3 }],
+    });
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
     expect((await runErpOrders(world.context(), RUN)).applied).toBe(1);
 
