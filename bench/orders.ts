@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
+import { writeConfigFile } from '../src/config.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import type { RunSummary } from '../src/sync/types.js';
 
@@ -63,24 +64,13 @@ async function runOrders(sandbox: Sandbox, configFile: string): Promise<Measured
 function writeConfig(dir: string, name: string, sandbox: Sandbox): string {
   const file = join(dir, `${name}.yaml`);
   mkdirSync(join(dir, name), { recursive: true }); // the ERP drop folder must exist
-  writeFileSync(
-    file,
-    [
-      'api:',
-      `  baseUrl: ${sandbox.url}`,
-      `  apiKey: ${sandbox.keys.primary}`,
-      'erp:',
-      '  type: file',
-      `  path: ${join(dir, name)}`,
-      'store:',
-      `  path: ${join(dir, `${name}.db`)}`,
-      'orders:',
-      `  concurrency: ${CONCURRENCY}`,
-      'log:',
-      '  level: warn',
-    ].join('\n'),
-  );
-  return file;
+  return writeConfigFile(file, {
+    api: { baseUrl: sandbox.url, apiKey: sandbox.keys.primary },
+    erp: { type: 'file', path: join(dir, name) },
+    store: { path: join(dir, `${name}.db`) },
+    orders: { concurrency: CONCURRENCY },
+    log: { level: 'warn' },
+  });
 }
 
 async function createOrders(sandbox: Sandbox, count: number): Promise<number> {

@@ -12,6 +12,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createApiClient } from '../src/api/createApiClient.js';
+import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import type { RunSummary } from '../src/sync/types.js';
 
@@ -89,25 +90,13 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-'));
   const config = (name: string): string => {
     const file = join(dir, `${name}.yaml`);
-    writeFileSync(
-      file,
-      [
-        'api:',
-        `  baseUrl: ${sandbox.url}`,
-        `  apiKey: ${sandbox.keys.primary}`,
-        'erp:',
-        '  type: file',
-        `  path: ${join(dir, name)}`,
-        '  stableMs: 0',
-        'store:',
-        `  path: ${join(dir, `${name}.db`)}`,
-        'sync:',
-        `  batchSize: ${BATCH}`,
-        `  concurrency: ${CONCURRENCY}`,
-        'log:',
-        '  level: warn',
-      ].join('\n'),
-    );
+    writeConfigFile(file, {
+      api: { baseUrl: sandbox.url, apiKey: sandbox.keys.primary },
+      erp: { type: 'file', path: join(dir, name), stableMs: 0 },
+      store: { path: join(dir, `${name}.db`) },
+      sync: { batchSize: BATCH, concurrency: CONCURRENCY },
+      log: { level: 'warn' },
+    });
     return file;
   };
   const results: string[] = [];

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
@@ -259,4 +259,10 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Writes a configuration file (YAML) from plain values; the demo, the benchmarks and tests use it. */
+export function writeConfigFile(file: string, values: Record<string, unknown>): string {
+  writeFileSync(file, stringifyYaml(values));
+  return file;
 }

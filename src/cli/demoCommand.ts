@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createApiClient } from '../api/createApiClient.js';
+import { writeConfigFile } from '../config.js';
 import { startSandbox, type Sandbox } from '../sandbox/index.js';
 import { openStore } from '../store/index.js';
 import { formatRejects } from './storeCommands.js';
@@ -31,19 +32,11 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   writeErpOriginOrder(erpDir);
   const configFile = join(workDir, 'erp-sync.yaml');
   const storePath = join(workDir, 'erp-sync.db');
-  writeFileSync(
-    configFile,
-    [
-      'erp:',
-      '  type: file',
-      `  path: ${JSON.stringify(erpDir)}`,
-      'store:',
-      `  path: ${JSON.stringify(storePath)}`,
-      'log:',
-      '  level: warn',
-      '',
-    ].join('\n'),
-  );
+  writeConfigFile(configFile, {
+    erp: { type: 'file', path: erpDir },
+    store: { path: storePath },
+    log: { level: 'warn' },
+  });
 
   const sandbox = await startSandbox({ seed: 'demo', logLevel: 'warn' });
   process.env.CMS_BASE_URL = sandbox.url;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConfigFile } from '../../../src/config.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { runCli } from '../../support/cli.js';
 
@@ -13,10 +14,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ seed: 'demo' });
   dir = mkdtempSync(join(tmpdir(), 'erp-sync-check-'));
   configFile = join(dir, 'config.yaml');
-  writeFileSync(
-    configFile,
-    ['erp:', '  type: file', `  path: ${dir}`, 'store:', `  path: ${join(dir, 'store.db')}`, ''].join('\n'),
-  );
+  writeConfigFile(configFile, { erp: { type: 'file', path: dir }, store: { path: join(dir, 'store.db') } });
   writeFileSync(join(dir, 'stock.csv'), 'sku,quantity\nDEMO-0001,5\n');
 });
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeConfigFile } from '../../../src/config.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
 
 export const ENTRYPOINT = join(PROJECT_ROOT, 'deploy/docker-entrypoint.sh');
@@ -28,20 +29,11 @@ export function createWorkspace(prefix: string): Workspace {
   }
   const storePath = join(dir, 'erp-sync.db');
   const configFile = join(dir, 'config.yaml');
-  writeFileSync(
-    configFile,
-    [
-      'erp:',
-      '  type: file',
-      `  path: ${JSON.stringify(erpDir)}`,
-      '  stableMs: 0',
-      'store:',
-      `  path: ${JSON.stringify(storePath)}`,
-      'log:',
-      '  level: warn',
-      '',
-    ].join('\n'),
-  );
+  writeConfigFile(configFile, {
+    erp: { type: 'file', path: erpDir, stableMs: 0 },
+    store: { path: storePath },
+    log: { level: 'warn' },
+  });
   const bin = join(dir, 'erp-sync');
   // `--import tsx` resolves from the working directory: the loop is started in PROJECT_ROOT.
   writeFileSync(

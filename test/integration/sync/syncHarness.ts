@@ -1,8 +1,7 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { parseConfig, type Config } from '../../../src/config.js';
+import { parseConfig, writeConfigFile, type Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type RequestLogEntry } from '../../../src/sandbox/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
@@ -133,8 +132,7 @@ export async function createHarness(options: {
       };
       if (options.api) config.api = options.api;
       if (options.sync) config.sync = options.sync;
-      writeFileSync(file, stringifyYaml(config));
-      return file;
+      return writeConfigFile(file, config);
     },
     writes() {
       return sandbox.requestLog.entries().filter((entry) => entry.method !== 'GET');
