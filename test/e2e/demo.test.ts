@@ -3,7 +3,7 @@ import { runCli } from '../support/cli.js';
 
 describe('erp-sync demo', () => {
   it('runs every pipeline against the sandbox and shows the order shipped with AWB and invoice', async () => {
-    const result = await runCli(['demo'], { timeoutMs: 90_000 });
+    const result = await runCli(['demo'], {}, { timeoutMs: 90_000 });
     expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/);
     expect(result.code).toBe(0);
     for (const pipeline of ['catalog', 'orders', 'stock', 'prices', 'feedback', 'erp-orders']) {

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI_ENTRY = resolve(PROJECT_ROOT, 'src/cli/main.ts');
 
+/** Node prints a stack trace as lines starting with "    at ". */
+export const STACK_TRACE = /^\s+at /m;
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -12,15 +15,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `erp-sync <args>` from the TypeScript source as a real child process. */
+/**
+ * Runs `erp-sync ARGS` from the TypeScript sources as a real child process. The environment is
+ * exactly `env` (plus PATH), so a CMS_API_KEY of the test runner never leaks into the child.
+ */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; timeoutMs?: number; cwd?: string } = {},
+  env: Record<string, string> = {},
+  options: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
       cwd: options.cwd ?? PROJECT_ROOT,
-      env: { ...process.env, ...options.env },
+      env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

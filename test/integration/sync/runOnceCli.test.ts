@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/types.js';
 import { openStore } from '../../../src/store/index.js';
-import { runCli } from '../../unit/cli/runCli.js';
+import { runCli } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 let harness: Harness | undefined;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { CATALOG_CURSOR } from '../../../src/sync/catalog.js';
-import { runCli, STACK_TRACE } from '../../unit/cli/runCli.js';
+import { runCli, STACK_TRACE } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 let harness: Harness | undefined;

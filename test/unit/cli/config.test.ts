@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.js';
-import { runCli, STACK_TRACE } from './runCli.js';
+import { runCli, STACK_TRACE } from '../../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erp-sync-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatRejects, productLinkLines } from '../../../src/cli/storeCommands.js';
 import { openStore } from '../../../src/store/Store.js';
-import { runCli, STACK_TRACE } from '../cli/runCli.js';
+import { runCli, STACK_TRACE } from '../../support/cli.js';
 import { tempDir } from './tempDir.js';
 
 const run = promisify(execFile);
