@@ -12,7 +12,9 @@ describe('erp-sync demo', () => {
     expect(result.stdout).toMatch(/platform now says: order \d+ shipped, AWB \S+ \(fan\), invoice \S+/);
     expect(result.stdout).toContain('not on the platform');
     expect(result.stdout).toContain('vat_rate must be between 0 and 100');
-    // the second prices run: every row unchanged, so no request at all
+    // the second run: every good row unchanged, so nothing is sent (prices makes no request at all)
+    expect(result.stdout).toMatch(/^stock\s+38\s+35\s+0\s+0\s+1\s+2\s/m);
     expect(result.stdout).toMatch(/^prices\s+36\s+35\s+0\s+0\s+0\s+1\s+0\s/m);
+    expect(result.stdout).toContain('duplicate of line 2');
   });
 });
