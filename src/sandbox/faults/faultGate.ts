@@ -97,7 +97,7 @@ export class FaultGate {
       }
       if (dropDraw < spec.dropRate) {
         fault = 'drop';
-        swallow(res, () => {
+        cutShort(res, () => {
           finish(null);
           req.socket.destroy();
         });
@@ -133,6 +133,40 @@ function send(
     ...headers,
   });
   res.end(text);
+}
+
+/**
+ * A drop mid-response: the handler runs and commits, then the status line, the headers (with the
+ * full Content-Length) and the first half of the body go out, and `onCut` closes the connection.
+ * The client sees an answer start and break off, as when a proxy or the network fails mid-way.
+ */
+function cutShort(res: ServerResponse, onCut: () => void): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  const write = res.write.bind(res) as (chunk: Buffer, cb: () => void) => boolean;
+  const r = res as unknown as Record<string, unknown>;
+  let head: unknown[] = [];
+  const chunks: Buffer[] = [];
+  const collect = (chunk: unknown): void => {
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+  };
+  r.writeHead = (...args: unknown[]) => {
+    head = args;
+    return res;
+  };
+  r.flushHeaders = () => undefined;
+  r.write = (chunk: unknown) => {
+    collect(chunk);
+    return true;
+  };
+  r.end = (...args: unknown[]) => {
+    const cb = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+    collect(args[0]);
+    const body = Buffer.concat(chunks);
+    writeHead(...(head.length ? head : [res.statusCode]));
+    write(body.subarray(0, Math.floor(body.length / 2)), onCut);
+    cb?.();
+    return res;
+  };
 }
 
 /** Makes the response write nothing: the handler runs and commits, then `onEnd` decides the socket's fate. */
