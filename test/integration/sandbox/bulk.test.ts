@@ -157,6 +157,37 @@ describe('PATCH /products/prices/bulk', () => {
     expect((await api.get('/products/36')).body.data.variants[0].price).toBe(55);
   });
 
+  it('clears a sale price sent as null, on a product and on a variant, and refuses a null price', async () => {
+    const p = (await api.get('/products/36')).body.data;
+    const variant = p.variants[1];
+    const set = await api.patch('/products/prices/bulk', {
+      items: [
+        { sku: 'BULK-000020', sale_price: 7 },
+        { sku: p.sku, variant_sku: variant.sku, sale_price: 3 },
+      ],
+    });
+    expect(set.status).toBe(200);
+    expect((await api.get('/products?search=BULK-000020')).body.data[0].sale_price).toBe(7);
+    const cleared = await api.patch('/products/prices/bulk', {
+      items: [
+        { sku: 'BULK-000020', sale_price: null },
+        { sku: p.sku, variant_sku: variant.sku, sale_price: null },
+      ],
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data).toEqual({ updated: 2, not_found: [] });
+    const product = (await api.get('/products?search=BULK-000020')).body.data[0];
+    expect(product.sale_price).toBeNull();
+    expect(product.price).toBe(10);
+    const after = (await api.get('/products/36')).body.data.variants[1];
+    expect(after).toMatchObject({ id: variant.id, sale_price: null, price: variant.price });
+    const refused = await api.patch('/products/prices/bulk', {
+      items: [{ sku: 'BULK-000020', price: null }],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors['items.0.price']).toBeDefined();
+  });
+
   it('refuses an item without a price field, a bad vat_rate or cost_price on a variant, writing nothing', async () => {
     const r = await api.patch('/products/prices/bulk', {
       items: [
