@@ -31,7 +31,8 @@ export interface ProductUpdateInput {
   brand_id?: number;
   category_id?: number;
   price?: number;
-  sale_price?: number;
+  /** null clears the sale price. */
+  sale_price?: number | null;
   cost_price?: number;
   vat_rate?: number;
   stock_quantity?: number;
@@ -54,7 +55,8 @@ export interface ProductCreateInput extends ProductUpdateInput {
 
 export interface PriceUpdateInput {
   price?: number;
-  sale_price?: number;
+  /** null clears the sale price. */
+  sale_price?: number | null;
   cost_price?: number;
   vat_rate?: number;
 }
@@ -77,7 +79,8 @@ export interface BulkPriceItem {
   variant_id?: number;
   variant_sku?: string;
   price?: number;
-  sale_price?: number;
+  /** null clears the sale price. */
+  sale_price?: number | null;
   cost_price?: number;
   vat_rate?: number;
 }

@@ -170,6 +170,9 @@ const PRODUCT_UPDATE_FIELDS = [
 const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
 
 function checkPriceFields(check: InputCheck, input: Input, prefix = ''): void {
+  // null clears sale_price (and cost_price); a product cannot be without a price or VAT rate.
+  for (const key of ['price', 'vat_rate'])
+    if (input[key] === null) check.add(`${prefix}${key}`, 'must not be null');
   for (const key of ['price', 'sale_price', 'cost_price'])
     check.number(input, key, { min: 0 }, `${prefix}${key}`);
   check.number(

@@ -67,6 +67,25 @@ describe('bulk price input', () => {
     );
     expect(Object.keys(errors).sort()).toEqual(['items.0.price', 'items.1.vat_rate', 'items.2.price']);
   });
+
+  it('accepts sale_price null (clears it), alone and on a variant, but not a null price or vat_rate', () => {
+    expect(() =>
+      checkBulkPrices([
+        { sku: 'A', sale_price: null },
+        { sku: 'TS', variant_sku: 'TS-M', price: 30, sale_price: null },
+      ]),
+    ).not.toThrow();
+    const errors = fieldErrorsOf(() =>
+      checkBulkPrices([
+        { sku: 'A', price: null },
+        { sku: 'B', vat_rate: null },
+      ] as never),
+    );
+    expect(errors).toEqual({
+      'items.0.price': ['must not be null'],
+      'items.1.vat_rate': ['must not be null'],
+    });
+  });
 });
 
 describe('product input', () => {
@@ -92,6 +111,14 @@ describe('product input', () => {
   it('needs one price field and an integer vat_rate', () => {
     expect(fieldErrorsOf(() => checkPriceUpdate({}))['(body)']).toBeDefined();
     expect(fieldErrorsOf(() => checkPriceUpdate({ vat_rate: 9.5 })).vat_rate).toBeDefined();
+  });
+
+  it('accepts sale_price null on a price update and a product update', () => {
+    expect(() => checkPriceUpdate({ sale_price: null })).not.toThrow();
+    expect(() => checkProductUpdate({ sale_price: null })).not.toThrow();
+    expect(fieldErrorsOf(() => checkPriceUpdate({ price: null } as never)).price).toEqual([
+      'must not be null',
+    ]);
   });
 
   it('needs exactly one of quantity (>= 0) or delta, and a valid variant id', () => {
