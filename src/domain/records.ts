@@ -21,7 +21,8 @@ export interface StockRecord extends ItemKey {
 /** Prices of one SKU (or variant). Absent fields are left as they are on the platform. */
 export interface PriceRecord extends ItemKey {
   price?: number;
-  salePrice?: number;
+  /** null: no sale price (the ERP ended the promotion; cleared on the platform). */
+  salePrice?: number | null;
   costPrice?: number;
   vatRate?: number;
 }

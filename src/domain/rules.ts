@@ -63,6 +63,8 @@ export function priceRecordReasons(record: PriceRecord): string[] {
     const value = record[prop];
     if (value === undefined) continue;
     present = true;
+    // null (only a sale price can be null) clears the field: nothing to check.
+    if (value === null) continue;
     reasons.push(...numberReasons(field, value, { min: 0 }));
   }
   if (record.vatRate !== undefined) reasons.push(...vatRateReasons(record.vatRate));

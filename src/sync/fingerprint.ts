@@ -21,12 +21,20 @@ const PRICE_FIELDS = [
   ['v', 'vatRate'],
 ] as const;
 
-/** Only the fields the ERP sends are part of it: absent fields are left alone on the platform. */
+/** Written for a field sent as null (a cleared sale price): `s=null`, unlike an absent field. */
+const CLEARED = 'null';
+
+/**
+ * Only the fields the ERP sends are part of it: absent fields are left alone on the platform.
+ * A field sent as null (cleared) is part of it as `s=null`, so that clearing differs from leaving
+ * alone: the clear is sent once, and an unchanged rerun sends nothing.
+ */
 export function priceFingerprint(values: PriceValues): string {
   const parts: string[] = [];
   for (const [short, field] of PRICE_FIELDS) {
     const value = values[field];
-    if (value !== undefined && value !== null) parts.push(`${short}=${Number(value)}`);
+    if (value === null) parts.push(`${short}=${CLEARED}`);
+    else if (value !== undefined) parts.push(`${short}=${Number(value)}`);
   }
   return parts.join('|');
 }
@@ -60,7 +68,10 @@ export function pricesMatch(
     const [short, raw] = part.split('=');
     const field = PRICE_FIELDS.find(([s]) => s === short)?.[1];
     if (!field || raw === undefined) return false;
-    if (!sameNumber(platform[field], Number(raw))) return false;
+    if (raw === CLEARED) {
+      // Cleared by us: the platform holds no value (null; a field it leaves out counts as none).
+      if (platform[field] !== null && platform[field] !== undefined) return false;
+    } else if (!sameNumber(platform[field], Number(raw))) return false;
   }
   return true;
 }

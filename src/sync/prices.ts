@@ -19,7 +19,7 @@ function toWire(record: PriceRecord): BulkPriceItem {
   return wire;
 }
 
-/** ERP prices -> platform; only the fields the ERP gives are sent (and fingerprinted). */
+/** ERP prices -> platform; only the fields the ERP gives are sent (and fingerprinted); a null sale price clears it. */
 export async function runPrices(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
   return runPush<PriceRecord, BulkPriceItem>(ctx, options, {
     pipeline: 'prices',

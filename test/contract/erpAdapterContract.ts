@@ -70,19 +70,31 @@ export const CONTRACT_STOCK: { row: ContractRow; expect: Expected<StockRecord> }
   { row: { sku: 'ȘAL-ț', quantity: '3' }, expect: { index: 12, record: { sku: 'ȘAL-ț', quantity: 3 } } },
 ];
 
+/**
+ * Every prices row carries `sale_price`: a CSV column is in every row or in none, and an empty
+ * sale price means "no sale price" (null, cleared on the platform), unlike an empty price,
+ * cost_price or vat_rate, which is not sent. A file without the field says nothing about it
+ * (tested per adapter: the contract's rows cannot leave a CSV column out of one row only).
+ */
 export const CONTRACT_PRICES: { row: ContractRow; expect: Expected<PriceRecord> }[] = [
   {
     row: { sku: 'A-1', price: '12.50', sale_price: '9.99', cost_price: '7', vat_rate: '19' },
     expect: { index: 0, record: { sku: 'A-1', price: 12.5, salePrice: 9.99, costPrice: 7, vatRate: 19 } },
   },
-  { row: { sku: 'A-2', price: '5' }, expect: { index: 1, record: { sku: 'A-2', price: 5 } } },
   {
-    row: { sku: 'TS', variant_sku: 'TS-M', price: '30', vat_rate: '9' },
-    expect: { index: 2, record: { sku: 'TS', variantSku: 'TS-M', price: 30, vatRate: 9 } },
+    row: { sku: 'A-2', price: '5', sale_price: '' },
+    expect: { index: 1, record: { sku: 'A-2', price: 5, salePrice: null } },
   },
-  { row: { sku: 'B-1', price: 'x' }, expect: { index: 3, reason: 'price is not a number: "x"' } },
   {
-    row: { sku: 'B-2', price: '10', vat_rate: '120' },
+    row: { sku: 'TS', variant_sku: 'TS-M', price: '30', sale_price: '', vat_rate: '9' },
+    expect: { index: 2, record: { sku: 'TS', variantSku: 'TS-M', price: 30, salePrice: null, vatRate: 9 } },
+  },
+  {
+    row: { sku: 'B-1', price: 'x', sale_price: '' },
+    expect: { index: 3, reason: 'price is not a number: "x"' },
+  },
+  {
+    row: { sku: 'B-2', price: '10', sale_price: '', vat_rate: '120' },
     expect: { index: 4, reason: 'vat_rate must be between 0 and 100, got 120' },
   },
   {
@@ -90,11 +102,18 @@ export const CONTRACT_PRICES: { row: ContractRow; expect: Expected<PriceRecord> 
     expect: { index: 5, reason: 'sale_price must be at least 0, got -1' },
   },
   {
-    row: { sku: 'B-4', price: '' },
-    expect: { index: 6, reason: 'no price field (price, sale_price, cost_price or vat_rate)' },
+    row: { sku: 'B-4', price: '', sale_price: '', cost_price: '', vat_rate: '' },
+    expect: { index: 6, record: { sku: 'B-4', salePrice: null } },
   },
-  { row: { sku: 'A-2', price: '6' }, expect: { index: 7, reason: 'duplicate', duplicateOf: 1 } },
-  { row: { sku: '', price: '1' }, expect: { index: 8, reason: 'missing sku' } },
+  {
+    row: { sku: 'A-2', price: '6', sale_price: '1' },
+    expect: { index: 7, reason: 'duplicate', duplicateOf: 1 },
+  },
+  { row: { sku: '', price: '1', sale_price: '' }, expect: { index: 8, reason: 'missing sku' } },
+  {
+    row: { sku: 'TS', variant_sku: 'TS-L', sale_price: '25' },
+    expect: { index: 9, record: { sku: 'TS', variantSku: 'TS-L', salePrice: 25 } },
+  },
 ];
 
 export const CONTRACT_PRODUCTS: { row: ContractRow; expect: Expected<ProductRecord> }[] = [

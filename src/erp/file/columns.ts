@@ -88,13 +88,21 @@ export class ColumnMap {
     return field;
   }
 
-  /** Canonical field -> raw value; the first non-empty value wins when two headers map to one field. */
+  /**
+   * Canonical field -> raw value; the first non-empty value wins when two headers map to one field.
+   * A field that is there but empty (an empty CSV cell, JSON null or "", an empty XML element or
+   * attribute) maps to null, so that a mapper can tell "empty" from "not in the file" (absent).
+   */
   pick(fields: Record<string, unknown>): Map<string, unknown> {
     const out = new Map<string, unknown>();
     for (const [header, value] of Object.entries(fields)) {
       const field = this.field(header);
-      if (field === undefined || isEmpty(value)) continue;
-      if (!out.has(field)) out.set(field, value);
+      if (field === undefined) continue;
+      if (isEmpty(value)) {
+        if (!out.has(field)) out.set(field, null);
+      } else if (out.get(field) === undefined || out.get(field) === null) {
+        out.set(field, value);
+      }
     }
     return out;
   }

@@ -9,7 +9,7 @@ import {
 import type { InputKind } from './columns.js';
 import { parseBoolean, parseNumber } from './numbers.js';
 
-/** Canonical field -> raw value of one row (see ColumnMap.pick). */
+/** Canonical field -> raw value of one row (see ColumnMap.pick); null: present but empty. */
 export type Picked = Map<string, unknown>;
 
 /** A record, or the reasons the row cannot become one. */
@@ -45,7 +45,10 @@ export const MAPPERS: {
     const record: PriceRecord = { sku };
     if (variantSku) record.variantSku = variantSku;
     assign(record, 'price', readNumber(values, 'price', ctx, reasons));
-    assign(record, 'salePrice', readNumber(values, 'sale_price', ctx, reasons));
+    // An empty sale_price ends a promotion (null: cleared on the platform). An empty price,
+    // cost_price or vat_rate is not sent: a product cannot be without a price or VAT rate.
+    if (values.get('sale_price') === null) record.salePrice = null;
+    else assign(record, 'salePrice', readNumber(values, 'sale_price', ctx, reasons));
     assign(record, 'costPrice', readNumber(values, 'cost_price', ctx, reasons));
     assign(record, 'vatRate', readNumber(values, 'vat_rate', ctx, reasons));
     if (reasons.length) return { reasons };
@@ -68,7 +71,7 @@ export const MAPPERS: {
     assign(record, 'weightGrams', readNumber(values, 'weight_grams', ctx, reasons));
     assign(record, 'shortDescription', readText(values, 'short_description'));
     assign(record, 'longDescription', readText(values, 'long_description'));
-    if (values.has('track_stock')) {
+    if (values.get('track_stock') != null) {
       const track = parseBoolean(values.get('track_stock'));
       if (track === undefined)
         reasons.push(`track_stock is not a yes/no value: ${show(values.get('track_stock'))}`);
@@ -105,7 +108,7 @@ function readNumber(
   required = false,
 ): number | undefined {
   const raw = values.get(field);
-  if (raw === undefined) {
+  if (raw === undefined || raw === null) {
     if (required) reasons.push(`missing ${field}`);
     return undefined;
   }

@@ -59,7 +59,62 @@ describe('file adapter input formats', () => {
     const rows = await collect(adapter(dir, { decimalComma: true }).prices());
     expect(records(rows)).toEqual([
       { sku: 'A-1', price: 1234.5, salePrice: 999.9, vatRate: 19 },
-      { sku: 'A-2', price: 12.5, vatRate: 9 },
+      { sku: 'A-2', price: 12.5, salePrice: null, vatRate: 9 },
+    ]);
+  });
+
+  it('reads an empty sale price as null (cleared) in every format, and an absent one as not sent', async () => {
+    const dir = dropFolder();
+    put(
+      dir,
+      'prices.csv',
+      'sku,variant_sku,price,sale_price,cost_price\nA-1,,5,,\nTS,TS-M,30,,\nA-2,,6,4,\n',
+    );
+    expect(records(await collect(adapter(dir).prices()))).toEqual([
+      { sku: 'A-1', price: 5, salePrice: null },
+      { sku: 'TS', variantSku: 'TS-M', price: 30, salePrice: null },
+      { sku: 'A-2', price: 6, salePrice: 4 },
+    ]);
+    // Without the column nothing is said about the sale price; an empty cost_price stays unsent.
+    put(dir, 'prices.csv', 'sku,price,cost_price\nA-1,5,\nA-2,,\n');
+    expect(await collect(adapter(dir).prices())).toMatchObject([
+      { ok: true, record: { sku: 'A-1', price: 5 } },
+      { ok: false, key: 'A-2', reason: 'no price field (price, sale_price, cost_price or vat_rate)' },
+    ]);
+    expect(records(await collect(adapter(dir).prices()))[0]).not.toHaveProperty('salePrice');
+
+    const json = [
+      { sku: 'J-1', price: 5, sale_price: null },
+      { sku: 'J-2', price: 5, sale_price: '' },
+      { sku: 'J-3', price: 5 },
+      { sku: 'J-4', sale_price: null, price: null },
+    ];
+    const jsonDir = dropFolder();
+    put(jsonDir, 'prices.json', JSON.stringify(json));
+    const fromJson = records(await collect(adapter(jsonDir).prices()));
+    expect(fromJson).toEqual([
+      { sku: 'J-1', price: 5, salePrice: null },
+      { sku: 'J-2', price: 5, salePrice: null },
+      { sku: 'J-3', price: 5 },
+      { sku: 'J-4', salePrice: null },
+    ]);
+  });
+
+  it('reads an empty XML element or attribute as a cleared sale price, a missing one as not sent', async () => {
+    const dir = dropFolder();
+    put(
+      dir,
+      'prices.xml',
+      '<prices><item><sku>X-1</sku><price>5</price><sale_price/></item>' +
+        '<item sku="X-2" price="5" sale_price=""/>' +
+        '<item><sku>X-3</sku><price>5</price><sale_price></sale_price></item>' +
+        '<item sku="X-4" price="5"/></prices>',
+    );
+    expect(records(await collect(adapter(dir).prices()))).toEqual([
+      { sku: 'X-1', price: 5, salePrice: null },
+      { sku: 'X-2', price: 5, salePrice: null },
+      { sku: 'X-3', price: 5, salePrice: null },
+      { sku: 'X-4', price: 5 },
     ]);
   });
 

@@ -1,9 +1,17 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCatalog } from '../../../src/sync/catalog.js';
 import { runPrices } from '../../../src/sync/prices.js';
 import { NOT_ON_PLATFORM } from '../../../src/sync/pushPipeline.js';
 import { runStock } from '../../../src/sync/stock.js';
-import { bulkSku, createHarness, type Harness, type PriceRow, type StockRow } from './syncHarness.js';
+import {
+  bulkSku,
+  createHarness,
+  writeCsv,
+  type Harness,
+  type PriceRow,
+  type StockRow,
+} from './syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;
@@ -309,5 +317,56 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(bulk.length).toBeLessThanOrEqual(4);
     expect(bulk.every((e) => e.status === 401)).toBe(true);
     expect(ctx.store.fingerprints.count('stock').total).toBe(0);
+  });
+});
+
+describe('ending a promotion (an empty sale_price)', () => {
+  it('clears the sale price on the platform once, echoes nothing back, and leaves it alone when the column is absent', async () => {
+    harness = await createHarness({ seed: 'demo' });
+    const h = harness;
+    const variant = { sku: 'DEMO-0006', variant_sku: 'DEMO-0006-S' };
+    h.writePrices([
+      { sku: 'DEMO-0001', price: 50, sale_price: 40 },
+      { ...variant, price: 30, sale_price: 25 },
+    ]);
+    const ctx = h.context();
+    expect(await runPrices(ctx, RUN)).toMatchObject({ applied: 2, rejected: 0 });
+    let platform = await h.platform(ctx);
+    expect(platform.get('DEMO-0001')).toMatchObject({ price: 50, salePrice: 40 });
+    expect(platform.get('DEMO-0006/DEMO-0006-S')).toMatchObject({ price: 30, salePrice: 25 });
+
+    // The ERP ends the promotion: the cells are emptied.
+    h.sandbox.requestLog.clear();
+    h.writePrices([
+      { sku: 'DEMO-0001', price: 50, sale_price: '' },
+      { ...variant, price: 30, sale_price: '' },
+    ]);
+    expect(await runPrices(ctx, RUN)).toMatchObject({ sent: 2, applied: 2, rejected: 0, writeRequests: 1 });
+    expect(bulkBodies(h, '/products/prices/bulk').flatMap((b) => b.items)).toEqual([
+      { sku: 'DEMO-0001', price: 50, sale_price: null },
+      { sku: 'DEMO-0006', variant_sku: 'DEMO-0006-S', price: 30, sale_price: null },
+    ]);
+    platform = await h.platform(ctx);
+    expect(platform.get('DEMO-0001')).toMatchObject({ price: 50, salePrice: null });
+    expect(platform.get('DEMO-0006/DEMO-0006-S')).toMatchObject({ price: 30, salePrice: null });
+
+    // A rerun sends nothing; the catalog sees our own clear (null = null), not a platform change.
+    h.sandbox.requestLog.clear();
+    expect(await runPrices(h.context(), RUN)).toMatchObject({ sent: 0, writeRequests: 0 });
+    const catalog = await runCatalog(h.context(), RUN);
+    expect(catalog.extra).toMatchObject({ changedOnPlatform: 0 });
+    expect(await runPrices(h.context(), RUN)).toMatchObject({ sent: 0, writeRequests: 0 });
+    expect(h.writes()).toEqual([]);
+
+    // A file without the sale_price column says nothing about it: a new promotion stays.
+    h.writePrices([{ sku: 'DEMO-0001', price: 50, sale_price: 35 }]);
+    expect(await runPrices(h.context(), RUN)).toMatchObject({ applied: 1 });
+    h.sandbox.requestLog.clear();
+    writeCsv(join(h.dir, 'prices.csv'), ['sku', 'price'], [{ sku: 'DEMO-0001', price: 51 }]);
+    expect(await runPrices(h.context(), RUN)).toMatchObject({ applied: 1 });
+    expect(bulkBodies(h, '/products/prices/bulk').flatMap((b) => b.items)).toEqual([
+      { sku: 'DEMO-0001', price: 51 },
+    ]);
+    expect((await h.platform(ctx)).get('DEMO-0001')).toMatchObject({ price: 51, salePrice: 35 });
   });
 });

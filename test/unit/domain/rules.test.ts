@@ -30,6 +30,13 @@ describe('price rules', () => {
     expect(priceRecordReasons({ sku: 'A', costPrice: 3.25 })).toEqual([]);
   });
 
+  it('accepts a cleared sale price (null) as the one price field', () => {
+    expect(priceRecordReasons({ sku: 'A', salePrice: null })).toEqual([]);
+    expect(priceRecordReasons({ sku: 'A', price: -1, salePrice: null })).toEqual([
+      'price must be at least 0, got -1',
+    ]);
+  });
+
   it('refuses no price field, negative prices and VAT outside 0-100 or fractional', () => {
     expect(priceRecordReasons({ sku: 'A' })).toEqual([
       'no price field (price, sale_price, cost_price or vat_rate)',

@@ -97,6 +97,16 @@ describe('fingerprints', () => {
     expect(pricesMatch(priceFingerprint({ price: 1.01 }), { price: 1.0 })).toBe(false);
     expect(pricesMatch(priceFingerprint({ price: 9.999 }), { price: 10 })).toBe(true);
   });
+
+  it('tell a cleared sale price (null) from one not sent, and match the platform holding none', () => {
+    const cleared = priceFingerprint({ price: 5, salePrice: null });
+    expect(cleared).toBe('p=5|s=null');
+    expect(cleared).not.toBe(priceFingerprint({ price: 5 }));
+    expect(pricesMatch(cleared, { price: 5, salePrice: null })).toBe(true);
+    expect(pricesMatch(cleared, { price: 5, salePrice: 4 })).toBe(false);
+    expect(pricesMatch(cleared, { price: 5, salePrice: 0 })).toBe(false);
+    expect(pricesMatch(priceFingerprint({ salePrice: 4 }), { salePrice: null })).toBe(false);
+  });
 });
 
 describe('notFoundMatcher', () => {
