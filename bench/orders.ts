@@ -8,15 +8,13 @@
  * with the list newest-first and oldest-first. --record rewrites the "## Orders" section of
  * bench/RESULTS.md.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
-import type { RunSummary } from '../src/sync/types.js';
+import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -27,38 +25,14 @@ const ORDERS = arg('orders', 10_000);
 const CONCURRENCY = arg('concurrency', 4);
 const RECORD = args.includes('--record');
 
-interface Measured {
-  summary: RunSummary;
-  wallSeconds: number;
-  peakRssMb: number;
+interface Measured extends MeasuredRun {
   requests: number;
 }
 
 async function runOrders(sandbox: Sandbox, configFile: string): Promise<Measured> {
   sandbox.requestLog.clear();
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'run-once', '--only', 'orders', '--json', '--config', configFile],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  let peakKb = 0;
-  const sample = setInterval(() => {
-    try {
-      const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-    } catch {
-      // the child has exited
-    }
-  }, 25);
-  const [code] = (await once(child, 'exit')) as [number];
-  clearInterval(sample);
-  const wallSeconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`run-once exited ${code}: ${stdout}`);
-  const summary = (JSON.parse(stdout) as { summaries: RunSummary[] }).summaries[0]!;
-  return { summary, wallSeconds, peakRssMb: peakKb / 1024, requests: sandbox.requestLog.entries().length };
+  const run = await measureRunOnce(['--only', 'orders', '--config', configFile]);
+  return { ...run, requests: sandbox.requestLog.entries().length };
 }
 
 function writeConfig(dir: string, name: string, sandbox: Sandbox): string {

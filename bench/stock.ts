@@ -6,7 +6,6 @@
  * peak RSS (VmHWM) are the daemon's alone. --record rewrites the "Stock and price sync" section of
  * bench/RESULTS.md.
  */
-import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { once } from 'node:events';
 import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import type { RunSummary } from '../src/sync/types.js';
+import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -41,48 +40,9 @@ async function writeStockCsv(path: string, rows: number, quantity: (n: number) =
   await once(out, 'finish');
 }
 
-interface Measured {
-  summary: RunSummary;
-  wallSeconds: number;
-  peakRssMb: number;
-}
-
-async function runOnce(configFile: string, flags: string[]): Promise<Measured> {
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'run-once',
-      '--only',
-      'stock',
-      '--json',
-      '--config',
-      configFile,
-      ...flags,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  let peakKb = 0;
-  const sample = setInterval(() => {
-    try {
-      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const hwm = /VmHWM:\s+(\d+)/.exec(status);
-      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-    } catch {
-      // the child has exited
-    }
-  }, 25);
-  const [code] = (await once(child, 'exit')) as [number];
-  clearInterval(sample);
-  const wallSeconds = (performance.now() - started) / 1000;
-  if (code !== 0 && code !== 1) throw new Error(`run-once exited ${code}: ${stdout}`);
-  const summary = (JSON.parse(stdout) as { summaries: RunSummary[] }).summaries[0]!;
-  return { summary, wallSeconds, peakRssMb: peakKb / 1024 };
+/** One stock run (exit 1, a pipeline error, still has a summary worth recording). */
+function runOnce(configFile: string, flags: string[]): Promise<MeasuredRun> {
+  return measureRunOnce(['--only', 'stock', '--config', configFile, ...flags], [0, 1]);
 }
 
 async function main(): Promise<void> {
@@ -101,7 +61,7 @@ async function main(): Promise<void> {
     return file;
   };
   const results: string[] = [];
-  const row = (scenario: string, m: Measured, writes: number): void => {
+  const row = (scenario: string, m: MeasuredRun, writes: number): void => {
     const s = m.summary;
     results.push(
       `| ${scenario} | ${s.read} | ${s.sent} | ${s.applied} | ${writes} | ${s.requests} | ${s.seconds.toFixed(2)} | ${m.wallSeconds.toFixed(2)} | ${m.peakRssMb.toFixed(0)} |`,
@@ -113,9 +73,10 @@ async function main(): Promise<void> {
   try {
     // 10k full push (fresh store)
     mkdirSync(join(dir, 'k10'));
-    await writeStockCsv(join(dir, 'k10', 'stock.csv'), Math.min(10_000, SKUS), (n) => n % 97);
+    const small = Math.min(10_000, SKUS);
+    await writeStockCsv(join(dir, 'k10', 'stock.csv'), small, (n) => n % 97);
     sandbox.requestLog.clear();
-    row('full push, 10k SKUs', await runOnce(config('k10'), []), writesInLog());
+    row(`full push, ${small / 1000}k SKUs`, await runOnce(config('k10'), []), writesInLog());
 
     // 100k full push (fresh store), then the unchanged rerun on the same store
     mkdirSync(join(dir, 'k100'));
