@@ -8,13 +8,14 @@
  * with the list newest-first and oldest-first. --record rewrites the "## Orders" section of
  * bench/RESULTS.md.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
+import { recordSection } from './support/recordSection.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -134,14 +135,7 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(`\n${section}\n`);
-  if (RECORD) {
-    const path = 'bench/RESULTS.md';
-    const text = readFileSync(path, 'utf8');
-    const start = text.indexOf('## Orders');
-    const end = text.indexOf('\n## ', start + 1);
-    writeFileSync(path, text.slice(0, start) + section + (end >= 0 ? text.slice(end + 1) : ''));
-    process.stderr.write(`recorded in ${path}\n`);
-  }
+  if (RECORD) recordSection('## Orders', section);
 }
 
 await main();

@@ -6,7 +6,7 @@
  * peak RSS (VmHWM) are the daemon's alone. --record rewrites the "Stock and price sync" section of
  * bench/RESULTS.md.
  */
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -14,6 +14,7 @@ import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
+import { recordSection } from './support/recordSection.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: number): number => {
@@ -158,15 +159,7 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(`\n${section}\n`);
-  if (RECORD) {
-    const path = 'bench/RESULTS.md';
-    const text = readFileSync(path, 'utf8');
-    const start = text.indexOf('## Stock and price sync');
-    const end = text.indexOf('\n## ', start + 1);
-    const updated = text.slice(0, start) + section + (end >= 0 ? `\n${text.slice(end + 1)}` : '');
-    writeFileSync(path, updated);
-    process.stderr.write(`recorded in ${path}\n`);
-  }
+  if (RECORD) recordSection('## Stock and price sync', section);
 }
 
 await main();
