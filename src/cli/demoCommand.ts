@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { createApiClient } from '../api/createApiClient.js';
 import { writeConfigFile } from '../config.js';
-import { startSandbox, type Sandbox } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/index.js';
 import { openStore } from '../store/index.js';
 import { formatRejects } from './storeCommands.js';
 import { runOnce } from './runOnceCommand.js';
@@ -38,6 +38,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     log: { level: 'warn' },
   });
 
+  // Loaded here, not at start-up: every other command would pay for fastify and the seed.
+  const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ seed: 'demo', logLevel: 'warn' });
   process.env.CMS_BASE_URL = sandbox.url;
   process.env.CMS_API_KEY = sandbox.keys.primary;

@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { startSandbox } from '../sandbox/index.js';
 
 const integer =
   (name: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -59,6 +58,8 @@ export function registerSandboxCommand(program: Command): void {
     )
     .option('--log-level <level>', 'sandbox log level (stderr)', 'info')
     .action(async (flags: SandboxFlags) => {
+      // Loaded here, not at start-up: every other command would pay for fastify and the seed.
+      const { startSandbox } = await import('../sandbox/index.js');
       const sandbox = await startSandbox({
         host: flags.host,
         port: flags.port,
