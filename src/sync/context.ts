@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createApiClient } from '../api/createApiClient.js';
+import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
@@ -8,6 +9,8 @@ import type { ReservationSource, SyncContext } from './types.js';
 
 export interface CreateSyncContextOptions {
   reservations?: ReservationSource;
+  /** Also told about every API attempt (e.g. the daemon's Prometheus metrics). */
+  onResponse?: (info: ResponseInfo) => void;
 }
 
 /**
@@ -28,6 +31,7 @@ export function createSyncContext(
     retries: config.api.retries,
     deadlineMs: config.api.deadlineMs,
     logger: logger.child({ module: 'api' }),
+    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
   });
   const store = openStore(config.store.path);
   let erp;
