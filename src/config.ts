@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
 import { FIELDS, normaliseHeader } from './erp/file/columns.js';
+import { isSupportedEncoding } from './erp/file/readers/TextGuard.js';
 
 /**
  * The one place that reads the configuration file and process.env. Everything else receives
@@ -27,6 +28,11 @@ const fileErpSchema = z.strictObject({
   path: z.string().min(1).describe('drop folder with stock/prices/products/events files'),
   decimalComma: z.boolean().default(false),
   delimiter: z.enum(['auto', ',', ';']).default('auto'),
+  /** Encoding of the input files (iconv-lite name): utf-8, windows-1250, iso-8859-2, ... */
+  encoding: z.string().trim().default('utf-8').refine(isSupportedEncoding, {
+    message:
+      'unknown or unsupported encoding; use utf-8, windows-1250, iso-8859-2 or another ASCII-compatible iconv-lite name',
+  }),
   /** Extra header aliases per field, e.g. { quantity: ['qty', 'stoc'] }. */
   columns: z
     .record(z.string(), z.array(z.string().min(1)))

@@ -99,7 +99,14 @@ export class FileErpAdapter implements ErpAdapter {
         mtimeMs: stats.mtimeMs,
         size: stats.size,
       });
-    return { file: input.name, batches: readInput(input, { delimiter: this.config.delimiter }, remember) };
+    return {
+      file: input.name,
+      batches: readInput(
+        input,
+        { delimiter: this.config.delimiter, encoding: this.config.encoding },
+        remember,
+      ),
+    };
   }
 
   /** After a successful run: moves the file read into DIR/archive/ when `archive` is on. */
