@@ -1,6 +1,6 @@
 /** C0 and C1 controls, DEL, lone surrogates, line/paragraph separators, bidi controls, U+FFFD. */
-// eslint-disable-next-line no-control-regex
 const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
