@@ -16,6 +16,9 @@ import { Router } from './router.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/** `application/json` and the `+json` types (`application/vnd.api+json`), any parameters. */
+const JSON_TYPES = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
+
 export interface AppOptions {
   db: Db;
   auth: Authenticator;
@@ -52,9 +55,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
-  // Every body is read as JSON whatever its content type; an empty body is no body.
+  // A body is JSON (`application/json`, or `application/<x>+json`), with or without a charset; any
+  // other declared type is 415 (see the error handler). An empty body is no body, whatever its type.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
     const source = typeof text === 'string' ? text : text.toString('utf8');
     if (source.trim() === '') return done(null, undefined);
     try {
@@ -65,6 +69,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
         undefined,
       );
     }
+  });
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+    const source = typeof text === 'string' ? text : text.toString('utf8');
+    if (source.trim() === '') return done(null, undefined);
+    done(Object.assign(new Error('unsupported media type'), { statusCode: 415 }), undefined);
   });
 
   app.addHook('onRequest', async (request) => {
@@ -84,6 +93,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const status = (error as { statusCode?: number }).statusCode;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
       return reply.code(413).send({ error: 'payload_too_large', message: 'The request body exceeds 1 MiB.' });
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || status === 415)
+      return reply.code(415).send({
+        error: 'unsupported_media_type',
+        message: 'The request body must be JSON (Content-Type: application/json).',
+      });
     if (status !== undefined && status >= 400 && status < 500)
       return reply.code(422).send({
         error: 'validation_error',
