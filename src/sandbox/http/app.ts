@@ -93,7 +93,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const status = (error as { statusCode?: number }).statusCode;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
       return reply.code(413).send({ error: 'payload_too_large', message: 'The request body exceeds 1 MiB.' });
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' || status === 415)
+    if (
+      code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ||
+      status === 415
+    )
       return reply.code(415).send({
         error: 'unsupported_media_type',
         message: 'The request body must be JSON (Content-Type: application/json).',

@@ -19,7 +19,8 @@ interface KeyRow {
 }
 
 /** The key a request presents, or why its key headers are refused (a 401 `invalid_token`). */
-export type PresentedKey = { key: string | undefined; problem?: undefined } | { key?: undefined; problem: string };
+export type PresentedKey =
+  { key: string | undefined; problem?: undefined } | { key?: undefined; problem: string };
 
 /**
  * The key sent as `Authorization: Bearer <key>` (scheme case-insensitive) or `X-Api-Key: <key>`.
