@@ -7,9 +7,10 @@ import { detectDelimiter, csvRows } from './readers/csvRows.js';
 import { jsonRows } from './readers/jsonRows.js';
 import { ndjsonRows } from './readers/ndjsonRows.js';
 import { isRawError, type OpenStream, type RawBatches, type RawItem } from './readers/RawItem.js';
-import { isUtf8Name, TextGuard } from './readers/TextGuard.js';
+import { isUtf8Name } from './encodings.js';
+import { TextGuard } from './readers/TextGuard.js';
 import { xmlRows } from './readers/xmlRows.js';
-import { asAccessError, isMissing } from './FileErpError.js';
+import { asAccessError, isMissing } from './asAccessError.js';
 import type { InputFile } from './locateInput.js';
 
 const openAsync = promisify(open);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FileErpConfig } from '../../../src/config.js';
+import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import type { ErpRow, PriceRecord } from '../../../src/domain/records.js';
 import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';

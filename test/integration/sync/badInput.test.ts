@@ -25,7 +25,7 @@ describe('bad input files through the pipelines', () => {
       `${bulkSku(5)},15`,
     ];
     writeFileSync(join(harness.dir, 'stock.csv'), `${lines.join('\n')}\n`);
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const summary = await runStock(ctx, RUN);
     expect(summary).toMatchObject({ applied: 4, rejected: 1 });
 
@@ -51,9 +51,9 @@ describe('bad input files through the pipelines', () => {
       join(harness.dir, 'prices.csv'),
       `sku,price,sale_price\n${bulkSku(1)},100,150\n${bulkSku(2)},100,90\n`,
     );
-    const ctx = harness.context();
+    const ctx = await harness.context();
     expect(await runStock(ctx, RUN)).toMatchObject({ applied: 1, rejected: 2 });
-    expect(await runPrices(harness.context(), RUN)).toMatchObject({ applied: 1, rejected: 1 });
+    expect(await runPrices(await harness.context(), RUN)).toMatchObject({ applied: 1, rejected: 1 });
     const sent = harness
       .writes()
       .flatMap((entry) => (entry.body as { items: { sku: string }[] }).items.map((item) => item.sku));

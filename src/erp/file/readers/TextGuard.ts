@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
 import iconv from 'iconv-lite';
+import { isUtf8Name } from '../encodings.js';
 import type { RawError } from './RawItem.js';
 
 /** The longest line of a line-based file (CSV, NDJSON), in bytes as stored. */
@@ -227,18 +228,6 @@ export class TextGuard extends Transform {
     for (let at = text.indexOf(LF); at !== -1; at = text.indexOf(LF, at + 1)) this.#line++;
     this.push(text);
   }
-}
-
-export function isUtf8Name(encoding: string): boolean {
-  return /^utf-?8$/i.test(encoding.trim());
-}
-
-/** Whether iconv-lite knows the encoding and it keeps ASCII (and so line ends) as one byte each. */
-export function isSupportedEncoding(encoding: string): boolean {
-  if (isUtf8Name(encoding)) return true;
-  if (!iconv.encodingExists(encoding)) return false;
-  const sample = iconv.encode('sku;q\r\n', encoding);
-  return sample.equals(Buffer.from('sku;q\r\n', 'latin1'));
 }
 
 /** Index of the next CR or LF from `start`, or -1. */
