@@ -90,26 +90,73 @@ export const apiInvoiceSchema = z.looseObject({
   total: optionalNumber,
 });
 
-export const apiOrderSchema = z.looseObject({
-  id,
-  number: numberOrText,
-  status: z.enum(ORDER_STATUSES),
-  payment_status: z.enum(PAYMENT_STATUSES),
-  currency: text,
-  source_order_id: optionalText,
-  customer_id: id.nullish(),
-  customer: apiOrderCustomerSchema.nullish(),
-  items: z.array(apiOrderItemSchema),
-  subtotal: money,
-  shipping_total: money,
-  discount_total: money,
-  tax_total: money,
-  total: money,
-  awb: apiAwbSchema.nullish(),
-  invoice: apiInvoiceSchema.nullish(),
-  created_at: text,
-  updated_at: text,
-});
+/**
+ * Servers name an order's lines `items` (the sandbox) or `lines` (the spec's own word): read as
+ * `items` either way.
+ */
+function linesAsItems(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  if (record.items == null && Array.isArray(record.lines)) return { ...record, items: record.lines };
+  return value;
+}
+
+const orderStatus = z.enum(ORDER_STATUSES);
+const paymentStatus = z.enum(PAYMENT_STATUSES);
+
+/**
+ * An order as a list, a create or an update may answer it: what the sync needs to find, compare
+ * and link an order. The lines and totals are optional (a summary list carries none; the spec
+ * promises them only on `GET /orders/{id}`).
+ */
+export const apiOrderSummarySchema = z.preprocess(
+  linesAsItems,
+  z.looseObject({
+    id,
+    number: numberOrText.nullish(),
+    status: orderStatus,
+    payment_status: paymentStatus,
+    currency: optionalText,
+    source_order_id: optionalText,
+    customer_id: id.nullish(),
+    customer: apiOrderCustomerSchema.nullish(),
+    items: z.array(apiOrderItemSchema).optional(),
+    subtotal: optionalNumber,
+    shipping_total: optionalNumber,
+    discount_total: optionalNumber,
+    tax_total: optionalNumber,
+    total: optionalNumber,
+    awb: apiAwbSchema.nullish(),
+    invoice: apiInvoiceSchema.nullish(),
+    created_at: text,
+    updated_at: optionalText,
+  }),
+);
+
+/** An order in full (`GET /orders/{id}`, and list records that carry everything): lines, totals, customer. */
+export const apiOrderSchema = z.preprocess(
+  linesAsItems,
+  z.looseObject({
+    id,
+    number: numberOrText,
+    status: orderStatus,
+    payment_status: paymentStatus,
+    currency: text,
+    source_order_id: optionalText,
+    customer_id: id.nullish(),
+    customer: apiOrderCustomerSchema.nullish(),
+    items: z.array(apiOrderItemSchema),
+    subtotal: money,
+    shipping_total: money,
+    discount_total: money,
+    tax_total: money,
+    total: money,
+    awb: apiAwbSchema.nullish(),
+    invoice: apiInvoiceSchema.nullish(),
+    created_at: text,
+    updated_at: text,
+  }),
+);
 
 export const apiCustomerSchema = z.looseObject({
   id,
@@ -149,6 +196,7 @@ export type ApiOrderItem = z.infer<typeof apiOrderItemSchema>;
 export type ApiAwb = z.infer<typeof apiAwbSchema>;
 export type ApiInvoice = z.infer<typeof apiInvoiceSchema>;
 export type ApiOrder = z.infer<typeof apiOrderSchema>;
+export type ApiOrderSummary = z.infer<typeof apiOrderSummarySchema>;
 export type ApiCustomer = z.infer<typeof apiCustomerSchema>;
 export type ApiTag = z.infer<typeof apiTagSchema>;
 export type ApiCategory = z.infer<typeof apiCategorySchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLink } from '../../../src/store/orderLinks.js';
-import { statusReached } from '../../../src/sync/feedback.js';
+import { statusReached } from '../../../src/sync/lifecycleWalk.js';
 import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
 import { nextOrderChange, toOrderChange } from '../../../src/sync/orderChanges.js';
 
