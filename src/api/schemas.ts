@@ -90,28 +90,35 @@ export const apiInvoiceSchema = z.looseObject({
   total: optionalNumber,
 });
 
-/**
- * Servers name an order's lines `items` (the sandbox) or `lines` (the spec's own word): read as
- * `items` either way.
- */
-function linesAsItems(value: unknown): unknown {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
-  const record = value as Record<string, unknown>;
-  if (record.items == null && Array.isArray(record.lines)) return { ...record, items: record.lines };
-  return value;
-}
-
 const orderStatus = z.enum(ORDER_STATUSES);
 const paymentStatus = z.enum(PAYMENT_STATUSES);
 
 /**
+ * Servers name an order's lines `items` (the sandbox) or `lines` (the spec's own word); both are
+ * read (an error names the field as the server sent it) and come out as `items`.
+ */
+const orderLines = {
+  items: z.array(apiOrderItemSchema).nullish(),
+  lines: z.array(apiOrderItemSchema).nullish(),
+};
+
+type Lines = z.output<typeof apiOrderItemSchema>[];
+
+/** The order with its lines under `items`, whichever name they came under; `fallback` when none. */
+function withItems<T extends { items?: Lines | null; lines?: Lines | null }, F extends Lines | undefined>(
+  order: T,
+  fallback: F,
+): T & { items: Lines | F } {
+  return { ...order, items: order.items ?? order.lines ?? fallback };
+}
+
+/**
  * An order as a list, a create or an update may answer it: what the sync needs to find, compare
- * and link an order. The lines and totals are optional (a summary list carries none; the spec
+ * and link an order. Lines and totals are optional (a summary list carries none; the spec
  * promises them only on `GET /orders/{id}`).
  */
-export const apiOrderSummarySchema = z.preprocess(
-  linesAsItems,
-  z.looseObject({
+export const apiOrderSummarySchema = z
+  .looseObject({
     id,
     number: numberOrText.nullish(),
     status: orderStatus,
@@ -120,7 +127,7 @@ export const apiOrderSummarySchema = z.preprocess(
     source_order_id: optionalText,
     customer_id: id.nullish(),
     customer: apiOrderCustomerSchema.nullish(),
-    items: z.array(apiOrderItemSchema).optional(),
+    ...orderLines,
     subtotal: optionalNumber,
     shipping_total: optionalNumber,
     discount_total: optionalNumber,
@@ -130,13 +137,12 @@ export const apiOrderSummarySchema = z.preprocess(
     invoice: apiInvoiceSchema.nullish(),
     created_at: text,
     updated_at: optionalText,
-  }),
-);
+  })
+  .transform((order) => withItems(order, undefined));
 
 /** An order in full (`GET /orders/{id}`, and list records that carry everything): lines, totals, customer. */
-export const apiOrderSchema = z.preprocess(
-  linesAsItems,
-  z.looseObject({
+export const apiOrderSchema = z
+  .looseObject({
     id,
     number: numberOrText,
     status: orderStatus,
@@ -145,7 +151,7 @@ export const apiOrderSchema = z.preprocess(
     source_order_id: optionalText,
     customer_id: id.nullish(),
     customer: apiOrderCustomerSchema.nullish(),
-    items: z.array(apiOrderItemSchema),
+    ...orderLines,
     subtotal: money,
     shipping_total: money,
     discount_total: money,
@@ -155,8 +161,12 @@ export const apiOrderSchema = z.preprocess(
     invoice: apiInvoiceSchema.nullish(),
     created_at: text,
     updated_at: text,
-  }),
-);
+  })
+  .superRefine((order, ctx) => {
+    if (!order.items && !order.lines)
+      ctx.addIssue({ code: 'custom', path: ['items'], message: 'expected the order lines (items or lines)' });
+  })
+  .transform((order) => withItems(order, []));
 
 export const apiCustomerSchema = z.looseObject({
   id,
