@@ -110,7 +110,7 @@ export async function discoverOrders(
   const erpOrigin = erpOriginIds(repos.outgoing, scan.unseen);
   let skipped = 0;
   ctx.store.transaction(() => {
-    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
+    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt || null })));
     for (const listed of scan.unseen) {
       const createdAt = listed.createdAt || null;
       if (erpOrigin.has(listed.id)) {
