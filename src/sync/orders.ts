@@ -2,15 +2,15 @@ import { fullOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
-import type { Lease } from './lease.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import { orderListPages, type ListedRecord, type UnreadableRecord } from './orderListPages.js';
 import { scanForUnseenOrders, type ScanResult } from './orderPoll.js';
-import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
 import { nextOrderChange } from './orderChanges.js';
 import { createPool } from './pool.js';
+import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 import { unitsOf } from './unitsOf.js';
 
@@ -22,17 +22,11 @@ const SWEEP_CURSOR = 'orders.updates.swept_at';
  * imported orders (cancelled, paid, returned) to the ERP once per change.
  */
 export function runOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runOrderPipeline(ctx, 'orders', options, (summary, lease) =>
-    pollOrders(ctx, options, summary, lease),
-  );
+  return runInFrame('orders', ctx, options, pollOrders);
 }
 
-async function pollOrders(
-  ctx: SyncContext,
-  options: RunOptions,
-  summary: RunSummary,
-  lease: Lease,
-): Promise<void> {
+async function pollOrders(run: PipelineRun): Promise<void> {
+  const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
   const { scan, skipped, unreadable } = await discoverOrders(ctx, {
     dryRun: options.dryRun,
@@ -49,7 +43,7 @@ async function pollOrders(
   }
   countExtra(summary, 'skipped', skipped);
 
-  await importQueued(ctx, summary, lease, listedInFull(scan.unseen));
+  await importQueued(run, listedInFull(scan.unseen));
 
   // Changes of imported orders met on the pages just read cost no extra list request (and no
   // GET when the list carries the whole order).
@@ -139,12 +133,8 @@ function listedInFull(unseen: readonly ListedRecord[]): Map<number, ApiOrder> {
 }
 
 /** Imports the queued orders and the parked ones due for a retry, a few at once. */
-async function importQueued(
-  ctx: SyncContext,
-  summary: RunSummary,
-  lease: Lease,
-  listed: Map<number, ApiOrder>,
-): Promise<void> {
+async function importQueued(run: PipelineRun, listed: Map<number, ApiOrder>): Promise<void> {
+  const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
   const queued = repos.seen.queued();
   const queuedSet = new Set(queued);
@@ -159,7 +149,7 @@ async function importQueued(
     if (outcome === 'parked') summary.rejected += 1;
   };
   for (const id of [...queued, ...due]) {
-    if (ctx.signal?.aborted) break;
+    if (options.signal?.aborted) break;
     await pool.submit(async () => {
       lease.assertHeld();
       summary.sent += 1;
@@ -171,12 +161,7 @@ async function importQueued(
         summary.failed += 1;
         ctx.logger.warn({ orderId: id, error: describeError(error) }, 'order not imported this run');
       }
-      ctx.onProgress?.({
-        pipeline: 'orders',
-        read: summary.read,
-        sent: summary.sent,
-        applied: summary.applied,
-      });
+      run.progress();
     });
   }
   await pool.drain();

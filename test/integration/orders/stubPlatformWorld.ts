@@ -43,21 +43,16 @@ export async function startStubPlatformWorld(
     dir,
     erpDir,
     context() {
-      const requests = { total: 0, writes: 0 };
       const client = createApiClient({
         baseUrl: config.api.baseUrl,
         apiKey: config.api.apiKey,
         timeoutMs: config.api.timeoutMs,
         retries: config.api.retries,
-        onResponse: (info) => {
-          requests.total += 1;
-          if (info.method !== 'GET') requests.writes += 1;
-        },
       });
       const store = openStore(config.store.path);
       opened.push({ store, client });
       const erp = createErpAdapter(config.erp, silentLogger());
-      return { client, erp, store, config, logger: silentLogger(), requests };
+      return { client, erp, store, config, logger: silentLogger() };
     },
     async close() {
       for (const { store, client } of opened) {
