@@ -34,11 +34,11 @@ describe('lifecycle walk on a platform that allows single steps only', () => {
   it('ships a new order by walking it through confirmed and processing, the note on the last step', async () => {
     world = await startStubPlatformWorld({ lineKey: 'lines', list: 'summary', writeAnswer: 'summary' });
     const id = world.platform.add();
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     await writeEvents(world.erpDir, [`${id},shipped,left the warehouse`]);
     world.platform.server.requests.length = 0;
 
-    const run = await runFeedback(world.context(), RUN);
+    const run = await runFeedback(await world.context(), RUN);
     expect(run.error).toBeUndefined();
     expect(run.applied).toBe(1);
     expect(run.rejected).toBe(0);
@@ -67,7 +67,7 @@ describe('lifecycle walk on a platform that allows single steps only', () => {
     world = await startStubPlatformWorld();
     const id = world.platform.add();
     await writeEvents(world.erpDir, [`${id},returned,came back`]);
-    const run = await runFeedback(world.context(), RUN);
+    const run = await runFeedback(await world.context(), RUN);
     expect(run.applied).toBe(1);
     const history = world.platform.orders.get(id)!.history;
     expect(history.map((h) => h.to)).toEqual(['confirmed', 'processing', 'shipped', 'returned']);
@@ -78,7 +78,7 @@ describe('lifecycle walk on a platform that allows single steps only', () => {
     world = await startStubPlatformWorld();
     const id = world.platform.add({ status: 'cancelled' });
     await writeEvents(world.erpDir, [`${id},shipped,too late`]);
-    const ctx = world.context();
+    const ctx = await world.context();
     const run = await runFeedback(ctx, RUN);
     expect(run.applied).toBe(0);
     expect(run.rejected).toBe(1);
@@ -100,14 +100,14 @@ describe('lifecycle walk on a platform that allows single steps only', () => {
       (r) => r.method === 'PATCH' && (r.body as { status?: string }).status === 'processing',
       { status: 503, json: { error: 'unavailable', message: 'try later' } },
     );
-    const interrupted = await runFeedback(world.context(), RUN);
+    const interrupted = await runFeedback(await world.context(), RUN);
     expect(interrupted.applied).toBe(0);
     expect(interrupted.error?.code).toBe('api_server');
     expect(world.platform.orders.get(id)!.record.status).toBe('confirmed');
 
     world.platform.intercept(() => false, null);
     world.platform.server.requests.length = 0;
-    const resumed = await runFeedback(world.context(), RUN);
+    const resumed = await runFeedback(await world.context(), RUN);
     expect(resumed.error).toBeUndefined();
     expect(resumed.applied).toBe(1);
     expect(world.platform.calls().filter((c) => c.startsWith('PATCH'))).toEqual([
@@ -119,7 +119,7 @@ describe('lifecycle walk on a platform that allows single steps only', () => {
     expect(history()).toEqual(['new->confirmed', 'confirmed->processing', 'processing->shipped']);
 
     // Killed after the last PATCH, before the store recorded the event: the redo is a no-op.
-    const ctx = world.context();
+    const ctx = await world.context();
     ctx.store.db.exec('DELETE FROM applied_events');
     ctx.store.cursors.delete(FEEDBACK_CHECKPOINT);
     const redo = await runFeedback(ctx, RUN);
@@ -134,9 +134,9 @@ describe('lifecycle walk on the sandbox', () => {
     sandboxWorld = await startOrderWorld();
     const sku = await sellableSku(sandboxWorld.api);
     const order = await createPlatformOrder(sandboxWorld.api, sku);
-    await runOrders(sandboxWorld.context(), RUN);
+    await runOrders(await sandboxWorld.context(), RUN);
     await writeEvents(join(sandboxWorld.dir, 'erp'), [`${order.id},shipped,left the warehouse`]);
-    const run = await runFeedback(sandboxWorld.context(), RUN);
+    const run = await runFeedback(await sandboxWorld.context(), RUN);
     expect(run.error).toBeUndefined();
     expect(run.applied).toBe(1);
     expect(run.extra.walked).toBe(1);

@@ -38,7 +38,7 @@ describe('orders: plausible response shapes', () => {
     it(`imports every order from ${label}, fetching an order only when the list lacks its lines`, async () => {
       world = await startStubPlatformWorld(options);
       const ids = [1, 2, 3].map(() => world!.platform.add({}, 'SKU-A'));
-      const run = await runOrders(world.context(), RUN);
+      const run = await runOrders(await world.context(), RUN);
       expect(run.error).toBeUndefined();
       expect(run.extra.imported).toBe(3);
       expect((await outboxIds(world.erpDir)).ids).toEqual(ids);
@@ -60,7 +60,7 @@ describe('orders: plausible response shapes', () => {
     world.platform.orders.get(odd)!.listOverride = broken;
     world.platform.orders.get(odd)!.getOverride = broken;
 
-    const ctx = world.context();
+    const ctx = await world.context();
     const run = await runOrders(ctx, RUN);
     expect(run.error).toBeUndefined();
     expect(run.extra.imported).toBe(2);
@@ -79,7 +79,7 @@ describe('orders: plausible response shapes', () => {
       new Date(Date.now() - 86_400_000),
       1,
     );
-    const again = await runOrders(world.context(), RUN);
+    const again = await runOrders(await world.context(), RUN);
     expect(again.extra.imported).toBe(1);
     expect((await outboxIds(world.erpDir)).ids).toEqual([1, 2, 3]);
     expect(ctx.store.rejects.list({ pipeline: 'orders' })).toEqual([]);
@@ -90,7 +90,7 @@ describe('orders: plausible response shapes', () => {
     world.platform.add({}, 'SKU-A');
     const odd = world.platform.add({}, 'SKU-B');
     world.platform.orders.get(odd)!.listOverride = { total: 'n/a' };
-    const run = await runOrders(world.context(), RUN);
+    const run = await runOrders(await world.context(), RUN);
     expect(run.extra.imported).toBe(2);
     expect(run.rejected).toBe(0);
     expect(world.platform.calls().filter((c) => c.startsWith('GET /orders/'))).toEqual([
@@ -103,7 +103,7 @@ describe('orders: plausible response shapes', () => {
     world.platform.add({}, 'SKU-A');
     const odd = world.platform.add({}, 'SKU-B');
     world.platform.orders.get(odd)!.listOverride = { id: 'two' };
-    const run = await runOrders(world.context(), RUN);
+    const run = await runOrders(await world.context(), RUN);
     expect(run.error).toBeUndefined();
     expect(run.extra.imported).toBe(1);
     expect(run.extra.unreadable).toBe(1);
@@ -113,7 +113,7 @@ describe('orders: plausible response shapes', () => {
   it('holds the units of an order the list shows without lines, in the oversell guard', async () => {
     world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines' });
     world.platform.add({}, 'SKU-A');
-    const ctx = world.context();
+    const ctx = await world.context();
     const guard = createOrderReservations({
       client: ctx.client,
       store: ctx.store,
@@ -132,10 +132,10 @@ describe('feedback and erp-orders: plausible response shapes', () => {
       customer_id: 3,
       items: [{ sku: 'SKU-A', quantity: 1 }],
     });
-    const created = await runErpOrders(world.context(), RUN);
+    const created = await runErpOrders(await world.context(), RUN);
     expect(created.error).toBeUndefined();
     expect(created.applied).toBe(1);
-    const ctx = world.context();
+    const ctx = await world.context();
     const platformId = ctx.store.orders.outgoing.get('PH-1')!.platformOrderId!;
     expect(orderRepositoriesOf(ctx.store).links.get(platformId)?.erpRef).toBe('PH-1');
     const result = JSON.parse(
@@ -145,11 +145,11 @@ describe('feedback and erp-orders: plausible response shapes', () => {
     expect(world.platform.calls().filter((c) => c === 'POST /orders')).toHaveLength(1);
 
     // The orders poll knows it as ours; feedback moves it with PATCH answers without lines.
-    const poll = await runOrders(world.context(), RUN);
+    const poll = await runOrders(await world.context(), RUN);
     expect(poll.error).toBeUndefined();
     expect(poll.extra.imported ?? 0).toBe(0);
     await writeFile(join(world.erpDir, 'events.csv'), 'erp_ref,event,note\nPH-1,confirmed,checked\n');
-    const feedback = await runFeedback(world.context(), RUN);
+    const feedback = await runFeedback(await world.context(), RUN);
     expect(feedback.error).toBeUndefined();
     expect(feedback.applied).toBe(1);
     expect(world.platform.orders.get(platformId)!.record.status).toBe('confirmed');
@@ -174,13 +174,13 @@ describe('feedback and erp-orders: plausible response shapes', () => {
       },
       { applyFirst: true },
     );
-    const run = await runErpOrders(world.context(), RUN);
+    const run = await runErpOrders(await world.context(), RUN);
     expect(run.error).toBeUndefined();
     expect(run.applied).toBe(1);
     expect(run.extra.foundExisting).toBe(1);
     expect(platform.orders.size).toBe(1);
     expect(platform.calls().filter((c) => c === 'POST /orders')).toHaveLength(1);
-    const ctx = world.context();
+    const ctx = await world.context();
     expect(ctx.store.orders.outgoing.get('PH-2')?.platformOrderId).toBe(1);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../../src/api/createApiClient.js';
 import { parseConfig } from '../../../src/config.js';
-import { createErpAdapter } from '../../../src/erp/createErpAdapter.js';
+import { openErpAdapter } from '../../../src/erp/createErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';
 import { openStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/Store.js';
@@ -20,7 +20,7 @@ export interface StubPlatformWorld {
   dir: string;
   erpDir: string;
   /** A fresh context (new store handle and client) on the same store file and ERP folder. */
-  context(): SyncContext;
+  context(): Promise<SyncContext>;
   close(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export async function startStubPlatformWorld(
     platform,
     dir,
     erpDir,
-    context() {
+    async context() {
       const client = createApiClient({
         baseUrl: config.api.baseUrl,
         apiKey: config.api.apiKey,
@@ -51,7 +51,7 @@ export async function startStubPlatformWorld(
       });
       const store = openStore(config.store.path);
       opened.push({ store, client });
-      const erp = createErpAdapter(config.erp, silentLogger());
+      const erp = await openErpAdapter(config.erp, silentLogger());
       return { client, erp, store, config, logger: silentLogger() };
     },
     async close() {
