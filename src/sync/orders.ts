@@ -71,8 +71,9 @@ async function pollOrders(run: PipelineRun): Promise<void> {
  * a later scan can trust a page of known orders. Orders listed in a status that is not imported
  * are decided at once. A listed record that fails its schema but names its order is queued like
  * the others (its import fetches it in full, and parks it with the reason if that fails too); one
- * without an id is counted in `unreadable` and logged. Then `importPlatformOrder(ctx, id)` for
- * each of `store.orders.seen.queued()`.
+ * without an id is counted in `unreadable` and logged. Then `importPlatformOrder(ctx, id, listed)`
+ * for each of `store.orders.seen.queued()`, with the listed record when it is the whole order
+ * (`fullOrder`), so the import makes no request of its own.
  */
 export async function discoverOrders(
   ctx: SyncContext,
