@@ -92,6 +92,8 @@ describe('a push whose answer was lost is sent again (invariant 3 covers the sen
       expect(harness.sandbox.requestLog.entries().filter((e) => e.fault === 'drop').length).toBeGreaterThan(
         0,
       );
+      // An unconfirmed value is no acknowledged one: the catalog neither compares nor counts it.
+      expect((await runCatalog(harness.context(), RUN)).extra.changedOnPlatform).toBe(0);
       await backToA(harness, c);
     }, 60_000);
 
