@@ -58,7 +58,7 @@ const CASES: Case[] = [
 const viewers = new WeakMap<Harness, SyncContext>();
 
 async function platformValues(h: Harness, c: Case): Promise<(number | null | undefined)[]> {
-  if (!viewers.has(h)) viewers.set(h, h.context());
+  if (!viewers.has(h)) viewers.set(h, await h.context());
   const platform = await h.platform(viewers.get(h)!);
   return Array.from({ length: COUNT }, (_, i) => c.read(platform, i + 1));
 }
@@ -68,11 +68,11 @@ async function backToA(h: Harness, c: Case): Promise<void> {
   expect(await platformValues(h, c)).toEqual(Array(COUNT).fill(8));
   c.write(h, 5);
   h.sandbox.requestLog.clear();
-  const back = await c.run(h.context(), RUN);
+  const back = await c.run(await h.context(), RUN);
   expect(back).toMatchObject({ read: COUNT, unchanged: 0, sent: COUNT, applied: COUNT, writeRequests: 1 });
   expect(await platformValues(h, c)).toEqual(Array(COUNT).fill(5));
   // Known again: the unchanged rerun sends nothing.
-  expect(await c.run(h.context(), RUN)).toMatchObject({ unchanged: COUNT, sent: 0, writeRequests: 0 });
+  expect(await c.run(await h.context(), RUN)).toMatchObject({ unchanged: COUNT, sent: 0, writeRequests: 0 });
 }
 
 describe('a push whose answer was lost is sent again (invariant 3 covers the send)', () => {
@@ -80,12 +80,12 @@ describe('a push whose answer was lost is sent again (invariant 3 covers the sen
     it(`${c.pipeline}: a bulk applied but its answer dropped leaves the items unknown`, async () => {
       harness = await createHarness({ extraProducts: COUNT });
       c.write(harness, 5);
-      expect(await c.run(harness.context(), RUN)).toMatchObject({ applied: COUNT });
+      expect(await c.run(await harness.context(), RUN)).toMatchObject({ applied: COUNT });
 
       c.write(harness, 8);
       // The platform applies every bulk of this route, then the connection drops mid-answer.
       harness.sandbox.setFaults(`drop_rate=1,only=${c.route}`);
-      const lost = await c.run(harness.context(), RUN);
+      const lost = await c.run(await harness.context(), RUN);
       harness.sandbox.setFaults(null);
       expect(lost).toMatchObject({ sent: COUNT, applied: 0, failed: COUNT });
       expect(lost.error?.kind).toBe('retryable');
@@ -93,14 +93,14 @@ describe('a push whose answer was lost is sent again (invariant 3 covers the sen
         0,
       );
       // An unconfirmed value is no acknowledged one: the catalog neither compares nor counts it.
-      expect((await runCatalog(harness.context(), RUN)).extra.changedOnPlatform).toBe(0);
+      expect((await runCatalog(await harness.context(), RUN)).extra.changedOnPlatform).toBe(0);
       await backToA(harness, c);
     }, 60_000);
 
     it(`${c.pipeline}: a run killed while its bulk is in flight leaves the items unknown`, async () => {
       harness = await createHarness({ extraProducts: COUNT });
       c.write(harness, 5);
-      expect(await c.run(harness.context(), RUN)).toMatchObject({ applied: COUNT });
+      expect(await c.run(await harness.context(), RUN)).toMatchObject({ applied: COUNT });
 
       c.write(harness, 8);
       const configFile = harness.configFile({
