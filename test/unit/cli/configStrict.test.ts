@@ -107,7 +107,10 @@ describe('the configuration schema', () => {
       'orders.oversellGuard.windowMinutes',
       'orders.updates.lookbackDays',
     ]) {
-      expect(issues.some((issue) => issue.startsWith(`${key}: Too big`)), key).toBe(true);
+      expect(
+        issues.some((issue) => issue.startsWith(`${key}: Too big`)),
+        key,
+      ).toBe(true);
     }
   });
 
