@@ -19,6 +19,7 @@ export const REDACTED_PATHS = [
 ];
 
 export interface LoggerOptions {
+  /** From the validated configuration (`log.level`, env LOG_LEVEL): config.ts reads the environment. */
   level?: string;
   /** Defaults to stderr so that stdout stays free for command output. */
   destination?: DestinationStream;
@@ -27,7 +28,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
-      level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+      level: options.level ?? 'info',
       base: { app: 'erp-sync' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,

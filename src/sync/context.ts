@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { createApiClient } from '../api/createApiClient.js';
 import type { Config } from '../config.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
+import { createPlatformClient } from './createPlatformClient.js';
 import { createOrderReservations } from './reservations.js';
 import type { ReservationSource, RequestCounter, SyncContext } from './types.js';
 
@@ -21,15 +21,7 @@ export function createSyncContext(
   options: CreateSyncContextOptions = {},
 ): SyncContext {
   const requests: RequestCounter = { total: 0, writes: 0 };
-  const client = createApiClient({
-    baseUrl: config.api.baseUrl,
-    apiKey: config.api.apiKey,
-    authHeader: config.api.authHeader,
-    timeoutMs: config.api.timeoutMs,
-    maxSockets: config.api.maxSockets,
-    retries: config.api.retries,
-    deadlineMs: config.api.deadlineMs,
-    logger: logger.child({ module: 'api' }),
+  const client = createPlatformClient(config.api, logger.child({ module: 'api' }), {
     onResponse: (info) => {
       requests.total += 1;
       if (WRITE_METHODS.has(info.method.toUpperCase())) requests.writes += 1;
@@ -38,7 +30,8 @@ export function createSyncContext(
   const store = openStore(config.store.path);
   let erp;
   try {
-    erp = createErpAdapter(config.erp, logger.child({ module: 'erp' }));
+    // The factory binds the adapter's own `module` (a second binding would repeat the key).
+    erp = createErpAdapter(config.erp, logger);
   } catch (error) {
     store.close();
     throw error;
