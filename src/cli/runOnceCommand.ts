@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
@@ -6,6 +6,9 @@ import { orderPreviewTitle } from '../sync/ordersPipelineRun.js';
 import { getPipeline, pipelineNames } from '../sync/registry.js';
 import { formatSummaryTable } from '../sync/summary.js';
 import type { RunSummary } from '../sync/types.js';
+import { createRunProgressRecorder } from '../sync/runProgress.js';
+import { refuseOtherAccount } from './accountGuard.js';
+import { EXIT_USAGE } from './exitCodes.js';
 import { createProgressReporter } from './progress.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
@@ -25,23 +28,30 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
     process.stderr.write(
       `erp-sync: unknown pipeline(s) ${unknown.join(', ')}; known: ${pipelineNames().join(', ')}\n`,
     );
-    return 64;
+    return EXIT_USAGE;
   }
   endQuietlyOnClosedPipe();
   const config = loadConfig({ file: options.configFile });
-  const logger = createLogger({ level: config.log.level });
-  const progress = createProgressReporter({ tty: Boolean(process.stderr.isTTY) && !options.json, logger });
+  const tty = Boolean(process.stderr.isTTY) && !options.json;
+  const logger = createLogger({ level: config.log.level, pretty: tty });
+  const progress = createProgressReporter({ tty, logger });
   const abort = new AbortController();
   const onSignal = (): void => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
   const ctx = createSyncContext(config, logger, {
-    onProgress: (event) => progress.onProgress(event),
+    onProgress: (event) => {
+      progress.onProgress(event);
+      recordProgress(event);
+    },
     signal: abort.signal,
   });
+  const recordProgress = createRunProgressRecorder(ctx.store);
   const summaries: RunSummary[] = [];
   try {
+    const refused = await refuseOtherAccount(ctx, { dryRun: options.dryRun });
+    if (refused !== undefined) return refused;
     for (const name of names) {
       const summary = await getPipeline(name)!(ctx, { full: options.full, dryRun: options.dryRun });
       summaries.push(summary);
@@ -105,23 +115,34 @@ export function registerRunOnceCommand(program: Command): void {
   program
     .command('run-once')
     .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
-    .option('--only <pipelines>', `comma-separated subset of: ${pipelineNames().join(', ')}`)
+    .option('--only <pipelines>', `comma-separated subset of: ${pipelineNames().join(', ')}`, pipelineList)
     .option('--full', 'ignore fingerprints and send everything', false)
     .option('--dry-run', 'send and write nothing; show what would be sent', false)
     .option('--json', 'print the summaries as JSON', false)
     .action(
-      async (flags: { only?: string; full: boolean; dryRun: boolean; json: boolean }, command: Command) => {
+      async (flags: { only?: string[]; full: boolean; dryRun: boolean; json: boolean }, command: Command) => {
         const globals = command.optsWithGlobals<{ config?: string }>();
         process.exitCode = await runOnce({
           configFile: globals.config,
-          only: flags.only
-            ?.split(',')
-            .map((name) => name.trim())
-            .filter(Boolean),
+          only: flags.only,
           full: flags.full,
           dryRun: flags.dryRun,
           json: flags.json,
         });
       },
     );
+}
+
+/** `--only a,b`: known pipeline names, at least one (an empty list would run every pipeline). */
+export function pipelineList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = pipelineNames().join(', ');
+  if (names.length === 0) throw new InvalidArgumentError(`name at least one pipeline: ${known}`);
+  const unknown = names.filter((name) => !getPipeline(name));
+  if (unknown.length)
+    throw new InvalidArgumentError(`unknown pipeline(s) ${unknown.join(', ')}; known: ${known}`);
+  return names;
 }

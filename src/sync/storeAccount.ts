@@ -34,7 +34,7 @@ export function accountIdentity(
   };
 }
 
-function sameAccount(a: Omit<StoreAccount, 'boundAt'>, b: Omit<StoreAccount, 'boundAt'>): boolean {
+export function sameAccount(a: Omit<StoreAccount, 'boundAt'>, b: Omit<StoreAccount, 'boundAt'>): boolean {
   return a.baseUrl === b.baseUrl && a.companyId === b.companyId;
 }
 
