@@ -10,7 +10,7 @@ import { GenerationRepository } from './GenerationRepository.js';
 import { LeaseRepository } from './LeaseRepository.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
-import { createOrderRepositories, type OrderRepositories } from './orderRepositories.js';
+import { createOrderRepositories, type OrderRepositories } from './createOrderRepositories.js';
 import { ProductLinkRepository } from './ProductLinkRepository.js';
 import { RejectRepository } from './RejectRepository.js';
 import { RunRepository } from './RunRepository.js';

@@ -4,7 +4,7 @@ import type { OrderCreateInput } from '../api/inputs.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
 import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';

@@ -2,7 +2,7 @@ import { ApiValidationError } from '../api/errors.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import type { RecordSource } from '../domain/records.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
 import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';

@@ -2,7 +2,7 @@ import { NotFoundError } from '../api/errors.js';
 import { toPlatformOrder } from '../api/mappers.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import type { PlatformOrder } from '../domain/orders.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { SyncContext } from './types.js';
 
 export type ImportOutcome = 'imported' | 'already_in_erp' | 'parked' | 'skipped' | 'erp_origin' | 'gone';

@@ -1,6 +1,6 @@
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Lease } from './lease.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { scanForUnseenOrders, type ListedOrder, type ScanResult } from './orderPoll.js';
