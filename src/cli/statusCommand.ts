@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
+import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
-import { pipelineNames } from '../sync/registry.js';
 import { storePathOf } from './ordersCommand.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
@@ -39,7 +39,7 @@ export function buildStatusReport(store: Store): StatusReport {
   const orders = store.orders;
   const erpOrders: Record<string, number> = {};
   for (const record of orders.outgoing.list()) erpOrders[record.state] = (erpOrders[record.state] ?? 0) + 1;
-  const pipelines = pipelineNames();
+  const pipelines = PIPELINE_ORDER;
   return {
     store: store.path,
     account: store.account.get() ?? null,

@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeSource } from '../domain/records.js';
 import { openStore, processIsGone, type Store } from '../store/index.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
-import { pipelineNames } from '../sync/registry.js';
+import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exitCodes.js';
 import { formatOrderLinks, storePathOf } from './ordersCommand.js';
 
@@ -123,7 +123,7 @@ export function registerStoreCommands(program: Command): void {
   program
     .command('rejects')
     .description('items refused by the ERP adapter, the validation or the platform, with reason and place')
-    .addOption(new Option('-p, --pipeline <name>', 'only this pipeline').choices(pipelineNames()))
+    .addOption(new Option('-p, --pipeline <name>', 'only this pipeline').choices(PIPELINE_ORDER))
     .option('--all', 'include resolved rejects', false)
     .option('--limit <n>', 'at most this many', parseLimit)
     .option('--json', 'print as JSON', false)
