@@ -76,7 +76,7 @@ export function registerOrdersCommand(program: Command): void {
       }
       const config = loadConfig({ file: command.optsWithGlobals<{ config?: string }>().config });
       const logger = createLogger({ level: config.log.level, pretty: Boolean(process.stderr.isTTY) });
-      const ctx = createSyncContext(config, logger);
+      const ctx = await createSyncContext(config, logger);
       try {
         const refused = await refuseOtherAccount(ctx, { dryRun: false });
         if (refused !== undefined) {

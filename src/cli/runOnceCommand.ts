@@ -43,7 +43,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  const ctx = createSyncContext(config, logger);
+  const ctx = await createSyncContext(config, logger);
   // `status` shows a running run's counts so far.
   const recordProgress = createRunProgressRecorder(ctx.store);
   const summaries: RunSummary[] = [];

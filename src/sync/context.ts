@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
-import { createErpAdapter } from '../erp/createErpAdapter.js';
+import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
 import { createPlatformClient } from './createPlatformClient.js';
 import { createOrderReservations } from './reservations.js';
@@ -14,14 +14,15 @@ export interface CreateSyncContextOptions {
 }
 
 /**
- * Builds the client, the ERP adapter and the store from the validated configuration: once per
- * process, shared by its runs (each run counts its own requests through a view of the client).
+ * Builds the client, the ERP adapter (loaded and opened) and the store from the validated
+ * configuration: once per process, shared by its runs (each run counts its own requests through
+ * a view of the client).
  */
-export function createSyncContext(
+export async function createSyncContext(
   config: Config,
   logger: Logger,
   options: CreateSyncContextOptions = {},
-): SyncContext {
+): Promise<SyncContext> {
   const client = createPlatformClient(
     config.api,
     logger.child({ module: 'api' }),
@@ -31,9 +32,10 @@ export function createSyncContext(
   let erp;
   try {
     // The factory binds the adapter's own `module` (a second binding would repeat the key).
-    erp = createErpAdapter(config.erp, logger);
+    erp = await openErpAdapter(config.erp, logger);
   } catch (error) {
     store.close();
+    await client.close();
     throw error;
   }
   return {

@@ -28,7 +28,7 @@ describe('log lines', () => {
       erp: { type: 'file', path: dir },
       store: { path: ':memory:' },
     });
-    const ctx = createSyncContext(config, createLogger({ level: 'debug', destination }));
+    const ctx = await createSyncContext(config, createLogger({ level: 'debug', destination }));
     try {
       for await (const row of ctx.erp.stock()) expect(row).toBeUndefined(); // no stock file: nothing
     } finally {
