@@ -103,7 +103,7 @@ export async function createHarness(options: {
     config,
     context(overrides = {}, erp = {}) {
       const ctx = createSyncContext(
-        { ...config, sync: { ...config.sync, ...overrides }, erp: { ...config.erp, ...erp } },
+        { ...config, sync: { ...config.sync, ...overrides }, erp: { ...config.erp, ...erp } as Config['erp'] },
         silentLogger(),
       );
       contexts.push(ctx);

@@ -7,7 +7,7 @@ import {
   type PaymentStatus,
 } from '../../../domain/limits.js';
 import type { OutgoingOrder } from '../../../domain/orders.js';
-import type { ErpRow } from '../../../domain/records.js';
+import type { ErpRow, RecordSource } from '../../../domain/records.js';
 import type { Checkpointed } from '../../ErpAdapter.js';
 import { isTempFileName } from './atomicFile.js';
 
@@ -49,7 +49,20 @@ export function toOutgoingOrder(text: string, file: string): ErpRow<OutgoingOrde
     return fail(`not valid JSON: ${(error as Error).message}`);
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('not a JSON object');
-  const o = raw as Record<string, unknown>;
+  return outgoingOrderFromObject(raw as Record<string, unknown>, source);
+}
+
+/** An ERP-origin order from its fields as the inbox JSON names them (also the SQL adapter's rows). */
+export function outgoingOrderFromObject(
+  o: Record<string, unknown>,
+  source: RecordSource,
+): ErpRow<OutgoingOrder> {
+  const fail = (reason: string, key = source.file ?? source.row ?? 'order'): ErpRow<OutgoingOrder> => ({
+    ok: false,
+    key,
+    reason,
+    source,
+  });
   const sourceId = o.source_order_id;
   if ((typeof sourceId !== 'string' && typeof sourceId !== 'number') || String(sourceId).trim() === '') {
     return fail('missing source_order_id');
