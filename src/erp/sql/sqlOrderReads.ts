@@ -1,5 +1,5 @@
 import type { OrderEvent, OutgoingOrder } from '../../domain/orders.js';
-import type { ErpRow, RecordSource } from '../../domain/records.js';
+import type { RecordSource } from '../../domain/records.js';
 import type { Checkpointed } from '../ErpAdapter.js';
 import { toOrderEvent } from '../file/orders/orderEventRows.js';
 import { outgoingOrderFromObject } from '../file/orders/readInbox.js';
