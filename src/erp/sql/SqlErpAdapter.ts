@@ -33,7 +33,7 @@ export class SqlErpAdapter implements ErpAdapter {
     readonly config: SqlErpConfig,
     private readonly logger: Logger,
   ) {
-    this.#db = connectSql(config);
+    this.#db = connectSql(config, logger);
     this.#staging = new SqlOrderStaging(this.#db, config);
     this.#source = { db: this.#db, client: config.client, filename: config.connection.filename };
   }

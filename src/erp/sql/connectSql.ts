@@ -1,4 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
+import type { Logger } from '../../logger.js';
 import type { SqlClient, SqlErpConfig } from './sqlConfigSchema.js';
 
 /** The knex client (driver) behind each of our client names. */
@@ -10,8 +11,16 @@ export const KNEX_CLIENTS: Record<SqlClient, string> = {
 };
 
 /** A pool of connections to the ERP database; the driver is loaded only here (the adapter loads lazily). */
-export function connectSql(config: SqlErpConfig): Knex {
+export function connectSql(config: SqlErpConfig, logger?: Logger): Knex {
   return knexFactory({
+    // knex prints to the console by default; its messages never carry the connection settings.
+    log: {
+      warn: (message: unknown) => logger?.warn({ knex: String(message) }, 'database driver warning'),
+      error: (message: unknown) => logger?.warn({ knex: String(message) }, 'database driver error'),
+      deprecate: (message: unknown) =>
+        logger?.debug({ knex: String(message) }, 'database driver deprecation'),
+      debug: (message: unknown) => logger?.debug({ knex: String(message) }, 'database driver'),
+    },
     client: KNEX_CLIENTS[config.client],
     connection: connectionSettings(config),
     pool: config.client === 'sqlite' ? { min: 1, max: 1 } : { min: config.pool.min, max: config.pool.max },

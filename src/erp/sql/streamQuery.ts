@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
 import type { RawBatches, RawItem } from '../file/readers/RawItem.js';
+import { mysqlStreamRows } from './mysqlStreamRows.js';
+import { pgCursorRows } from './pgCursorRows.js';
 import type { SqlClient } from './sqlConfigSchema.js';
 import { toSqlError } from './SqlErpError.js';
 
@@ -45,19 +47,27 @@ export async function* streamQuery(
 }
 
 /**
- * knex streams through pg-query-stream (a server-side cursor), mysql2 and tedious. For SQLite it
- * reads everything first and, when the statement fails, throws from a stream callback where
- * nothing can catch it: better-sqlite3's own iterator over a read-only connection streams instead.
+ * PostgreSQL through a server-side cursor (pgCursorRows), MySQL as a mysql2 row stream (both
+ * watching their connection), SQL Server as knex's tedious stream.
+ * For SQLite, knex reads everything first and, when the statement fails, throws from a stream
+ * callback where nothing can catch it: better-sqlite3's own iterator over a read-only connection
+ * streams instead.
  */
 function rowStream(
   source: QuerySource,
   sql: string,
   bindings: Bindings,
 ): AsyncIterable<Record<string, unknown>> {
-  if (source.client !== 'sqlite')
-    return source.db.raw(sql, bindings).stream() as AsyncIterable<Record<string, unknown>>;
   const native = source.db.raw(sql, bindings).toSQL().toNative();
-  return sqliteRows(source.filename ?? ':memory:', native.sql, native.bindings as unknown[]);
+  const values = native.bindings as unknown[];
+  if (source.client === 'pg') return flatten(pgCursorRows(source.db, native.sql, values));
+  if (source.client === 'sqlite') return sqliteRows(source.filename ?? ':memory:', native.sql, values);
+  if (source.client === 'mysql') return mysqlStreamRows(source.db, native.sql, values);
+  return source.db.raw(sql, bindings).stream() as AsyncIterable<Record<string, unknown>>;
+}
+
+async function* flatten<T>(batches: AsyncIterable<T[]>): AsyncIterable<T> {
+  for await (const batch of batches) yield* batch;
 }
 
 async function* sqliteRows(
