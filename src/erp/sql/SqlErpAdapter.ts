@@ -9,8 +9,10 @@ import type {
 import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
-import type { InputKind } from '../file/columns.js';
-import { toErpRows } from '../file/toErpRows.js';
+import type { ErpCapabilities } from '../ErpCapabilities.js';
+import { erpRead, type ErpRead } from '../ErpRead.js';
+import type { RecordKind } from '../mapping/fields.js';
+import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
 import { connectSql } from './connectSql.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { toSqlError } from './SqlErpError.js';
@@ -25,6 +27,9 @@ import { queryRows, streamQuery, type Bindings, type QuerySource } from './strea
  */
 export class SqlErpAdapter implements ErpAdapter {
   readonly kind = 'sql';
+  readonly capabilities: ErpCapabilities = {
+    reads: { stock: 'snapshot', prices: 'snapshot', products: 'snapshot' },
+  };
   readonly #db: Knex;
   readonly #staging: SqlOrderStaging;
   readonly #source: QuerySource;
@@ -47,31 +52,36 @@ export class SqlErpAdapter implements ErpAdapter {
     }
   }
 
-  stock(): AsyncIterable<ErpRow<StockRecord>> {
+  stock(): ErpRead<StockRecord> {
     return this.#rows<StockRecord>('stock');
   }
 
-  prices(): AsyncIterable<ErpRow<PriceRecord>> {
+  prices(): ErpRead<PriceRecord> {
     return this.#rows<PriceRecord>('prices');
   }
 
-  products(): AsyncIterable<ErpRow<ProductRecord>> {
+  products(): ErpRead<ProductRecord> {
     return this.#rows<ProductRecord>('products');
   }
 
-  #rows<T>(kind: InputKind, bindings: Bindings = {}): AsyncIterable<ErpRow<T>> {
+  #rows<T>(kind: RecordKind, bindings: Bindings = {}): ErpRead<T> {
+    return erpRead<T>(() => this.#mapped<T>(kind, bindings));
+  }
+
+  async *#mapped<T>(kind: RecordKind, bindings: Bindings): AsyncIterable<ErpRow<T>> {
     const sql = this.config.queries[kind];
-    return toErpRows<T>(
-      kind,
-      async () => {
-        if (!sql) {
-          this.logger.debug({ kind }, `no ${kind} query configured: nothing to read`);
-          return undefined;
-        }
-        return { file: `${kind} query`, batches: streamQuery(this.#source, kind, sql, bindings) };
-      },
-      { decimalComma: this.config.decimalComma, columns: this.config.columns },
-    );
+    if (!sql) {
+      this.logger.debug({ kind }, `no ${kind} query configured: nothing to read`);
+      return;
+    }
+    const file = `${kind} query`;
+    const mapper = new ErpRowMapper<T>(kind, {
+      decimalComma: this.config.decimalComma,
+      columns: this.config.columns,
+    });
+    for await (const batch of streamQuery(this.#source, kind, sql, bindings)) {
+      for (const row of batch) yield mapper.map(row.fields, { file, line: row.line });
+    }
   }
 
   importOrder(order: PlatformOrder): Promise<ImportResult> {
@@ -106,11 +116,11 @@ export class SqlErpAdapter implements ErpAdapter {
     return sqlOutgoingOrders(this.#source, this.config, checkpoint);
   }
 
-  async recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void> {
+  async recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void> {
     const sql = this.config.statements.outgoingOrderCreated;
     if (!sql) return;
     await queryRows(this.#db, 'outgoingOrderCreated', sql, {
-      source_order_id: sourceOrderId,
+      source_order_id: order.sourceOrderId,
       platform_order_id: platformOrderId,
     });
   }

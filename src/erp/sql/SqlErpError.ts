@@ -1,11 +1,8 @@
 import { ErpSyncError, type ErrorDetails } from '../../domain/errors.js';
+import { ErpUnavailableError } from '../ErpUnavailableError.js';
 
 /** The database cannot be reached, or refused for a passing reason (deadlock, timeout): retried. */
-export class SqlUnavailableError extends ErpSyncError {
-  constructor(message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
-    super('erp_unavailable', message, details, options);
-  }
-}
+export class SqlUnavailableError extends ErpUnavailableError {}
 
 /** A query the database refuses for good (syntax, unknown table or column): a person must fix it. */
 export class SqlQueryError extends ErpSyncError {

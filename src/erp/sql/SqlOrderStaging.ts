@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { OrderChange, PlatformOrder } from '../../domain/orders.js';
 import type { ImportResult } from '../ErpAdapter.js';
-import { OrderRefusedError } from '../file/orders/OrderRefusedError.js';
+import { OrderRefusedError } from '../OrderRefusedError.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { isUniqueViolation, toSqlError } from './SqlErpError.js';
 import { queryRows } from './streamQuery.js';

@@ -1,8 +1,8 @@
 import type { OrderEvent, OutgoingOrder } from '../../domain/orders.js';
 import type { RecordSource } from '../../domain/records.js';
 import type { Checkpointed } from '../ErpAdapter.js';
-import { toOrderEvent } from '../file/orders/orderEventRows.js';
-import { outgoingOrderFromObject } from '../file/orders/readInbox.js';
+import { toOrderEvent } from '../mapping/orderEventRows.js';
+import { outgoingOrderFromObject } from '../mapping/outgoingOrderFromObject.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { SqlQueryError } from './SqlErpError.js';
 import { streamQuery, type QuerySource } from './streamQuery.js';
@@ -18,7 +18,6 @@ export async function* sqlOrderEvents(
   const after = checkpoint ?? config.initialCheckpoint;
   for await (const batch of streamQuery(source, 'events', sql, { after })) {
     for (const item of batch) {
-      if ('error' in item) continue;
       const source: RecordSource = { file: 'events query', line: item.line };
       yield {
         row: toOrderEvent(item.fields, source, config.decimalComma),
@@ -69,7 +68,6 @@ export async function* sqlOutgoingOrders(
     after: checkpoint ?? config.initialCheckpoint,
   })) {
     for (const item of batch) {
-      if ('error' in item) continue;
       const row = numeric(item.fields);
       const id =
         row.source_order_id === undefined || row.source_order_id === null ? '' : String(row.source_order_id);

@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import type { Knex } from 'knex';
-import type { RawBatches, RawItem } from '../file/readers/RawItem.js';
 import { mysqlStreamRows } from './mysqlStreamRows.js';
 import { pgCursorRows } from './pgCursorRows.js';
 import type { SqlClient } from './sqlConfigSchema.js';
@@ -11,6 +10,12 @@ export interface QuerySource {
   db: Knex;
   client: SqlClient;
   filename?: string;
+}
+
+/** One row of a query, its columns as the driver gave them, numbered from 1. */
+export interface SqlRow {
+  fields: Record<string, unknown>;
+  line: number;
 }
 
 /** Bound values of one query, by parameter name. */
@@ -29,9 +34,9 @@ export async function* streamQuery(
   name: string,
   sql: string,
   bindings: Bindings,
-): RawBatches {
+): AsyncIterable<SqlRow[]> {
   let line = 0;
-  let batch: RawItem[] = [];
+  let batch: SqlRow[] = [];
   try {
     for await (const row of rowStream(source, sql, bindings)) {
       batch.push({ fields: plainRow(row), line: ++line });

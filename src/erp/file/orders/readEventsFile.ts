@@ -6,7 +6,7 @@ import { parse } from 'csv-parse';
 import type { OrderEvent } from '../../../domain/orders.js';
 import type { Checkpointed } from '../../ErpAdapter.js';
 import { fileExists } from './atomicFile.js';
-import { INVALID_JSON, toOrderEvent, type RawEventRow } from './orderEventRows.js';
+import { INVALID_JSON, toOrderEvent, type RawEventRow } from '../../mapping/orderEventRows.js';
 
 /**
  * Checkpoint of the events file: `<file name>:<records consumed>:<signature of the first record>`.

@@ -1,13 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  COURIERS,
-  LIMITS,
-  PAYMENT_STATUSES,
-  type Courier,
-  type PaymentStatus,
-} from '../../../domain/limits.js';
-import { ORDER_EVENT_KINDS, type OrderEvent, type OrderEventKind } from '../../../domain/orders.js';
-import type { ErpRow, RecordSource } from '../../../domain/records.js';
+import { COURIERS, LIMITS, PAYMENT_STATUSES, type Courier, type PaymentStatus } from '../../domain/limits.js';
+import { ORDER_EVENT_KINDS, type OrderEvent, type OrderEventKind } from '../../domain/orders.js';
+import type { ErpRow, RecordSource } from '../../domain/records.js';
 
 /** One event as read from events.csv / events.json, before validation: names as in the file. */
 export type RawEventRow = Record<string, unknown>;
