@@ -10,10 +10,11 @@ import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../doma
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
-import { erpRead, type ErpRead } from '../ErpRead.js';
+import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
-import { connectSql } from './connectSql.js';
+import { bindTimestamp, connectSql } from './connectSql.js';
+import { databaseNow, parseReadMark, readMarkReceipt, type SqlReadMark } from './sqlReadMark.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { toSqlError } from './SqlErpError.js';
 import { SqlOrderStaging } from './SqlOrderStaging.js';
@@ -27,9 +28,7 @@ import { queryRows, streamQuery, type Bindings, type QuerySource } from './strea
  */
 export class SqlErpAdapter implements ErpAdapter {
   readonly kind = 'sql';
-  readonly capabilities: ErpCapabilities = {
-    reads: { stock: 'snapshot', prices: 'snapshot', products: 'snapshot' },
-  };
+  readonly capabilities: ErpCapabilities;
   readonly #db: Knex;
   readonly #staging: SqlOrderStaging;
   readonly #source: QuerySource;
@@ -41,6 +40,14 @@ export class SqlErpAdapter implements ErpAdapter {
     this.#db = connectSql(config, logger);
     this.#staging = new SqlOrderStaging(this.#db, config);
     this.#source = { db: this.#db, client: config.client, filename: config.connection.filename };
+    // With a query for changes, a read after a committed one holds only what changed since.
+    this.capabilities = {
+      reads: {
+        stock: config.queries.stockChanges ? 'delta' : 'snapshot',
+        prices: config.queries.pricesChanges ? 'delta' : 'snapshot',
+        products: 'snapshot',
+      },
+    };
   }
 
   /** Connects once, so that a wrong host or password is said at start and not at the first read. */
@@ -52,36 +59,64 @@ export class SqlErpAdapter implements ErpAdapter {
     }
   }
 
-  stock(): ErpRead<StockRecord> {
-    return this.#rows<StockRecord>('stock');
+  stock(after?: ReadReceipt | null): ErpRead<StockRecord> {
+    return this.#rows<StockRecord>('stock', after);
   }
 
-  prices(): ErpRead<PriceRecord> {
-    return this.#rows<PriceRecord>('prices');
+  prices(after?: ReadReceipt | null): ErpRead<PriceRecord> {
+    return this.#rows<PriceRecord>('prices', after);
   }
 
   products(): ErpRead<ProductRecord> {
-    return this.#rows<ProductRecord>('products');
+    return this.#rows<ProductRecord>('products', null);
   }
 
-  #rows<T>(kind: RecordKind, bindings: Bindings = {}): ErpRead<T> {
-    return erpRead<T>(() => this.#mapped<T>(kind, bindings));
+  #rows<T>(kind: RecordKind, after: ReadReceipt | null | undefined): ErpRead<T> {
+    return erpRead<T>((setReceipt) => this.#mapped<T>(kind, parseReadMark(after), setReceipt));
   }
 
-  async *#mapped<T>(kind: RecordKind, bindings: Bindings): AsyncIterable<ErpRow<T>> {
-    const sql = this.config.queries[kind];
-    if (!sql) {
+  /**
+   * The full query, or the query for changes since the last committed read (less the overlap)
+   * when there is one and no full read is due. The receipt, set once the read reached its end,
+   * carries the database's clock at its start: the next read starts there.
+   */
+  async *#mapped<T>(
+    kind: RecordKind,
+    last: SqlReadMark | null,
+    setReceipt: (receipt: ReadReceipt) => void,
+  ): AsyncIterable<ErpRow<T>> {
+    const full = this.config.queries[kind];
+    const changes =
+      kind === 'stock'
+        ? this.config.queries.stockChanges
+        : kind === 'prices'
+          ? this.config.queries.pricesChanges
+          : undefined;
+    if (!full) {
       this.logger.debug({ kind }, `no ${kind} query configured: nothing to read`);
       return;
     }
-    const file = `${kind} query`;
+    const mark = changes ? await databaseNow(this.#db, this.config.client) : undefined;
+    const { overlapSeconds, fullEveryMinutes } = this.config.incremental;
+    const fullDue =
+      !last ||
+      (fullEveryMinutes > 0 &&
+        Date.parse(mark ?? last.mark) - Date.parse(last.fullAt) >= fullEveryMinutes * 60_000);
+    const incremental = changes !== undefined && !fullDue;
+    const name = incremental ? `${kind}Changes` : kind;
+    const sql = incremental ? changes : full;
+    const since = incremental ? new Date(Date.parse(last!.mark) - overlapSeconds * 1000).toISOString() : null;
+    const bindings: Bindings = since ? { since: bindTimestamp(this.config.client, since) } : {};
+    if (changes) this.logger.debug({ kind, incremental, since }, `reading ${name}`);
+    const file = `${name} query`;
     const mapper = new ErpRowMapper<T>(kind, {
       decimalComma: this.config.decimalComma,
       columns: this.config.columns,
     });
-    for await (const batch of streamQuery(this.#source, kind, sql, bindings)) {
+    for await (const batch of streamQuery(this.#source, name, sql, bindings)) {
       for (const row of batch) yield mapper.map(row.fields, { file, line: row.line });
     }
+    if (mark) setReceipt(readMarkReceipt({ mark, fullAt: incremental ? last!.fullAt : mark }));
   }
 
   importOrder(order: PlatformOrder): Promise<ImportResult> {

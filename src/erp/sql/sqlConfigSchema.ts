@@ -122,8 +122,10 @@ export const sqlErpConfigSchema = z.strictObject({
     .strictObject({
       /** Re-read this much before the last acknowledged read: clocks drift, transactions commit late. */
       overlapSeconds: z.number().int().min(0).max(86_400).default(120),
+      /** With `stockChanges`/`pricesChanges`: a full read at least this often anyway (0: only on --full). */
+      fullEveryMinutes: z.number().int().min(0).max(525_600).default(1440),
     })
-    .default({ overlapSeconds: 120 }),
+    .default({ overlapSeconds: 120, fullEveryMinutes: 1440 }),
   staging: z
     .strictObject({
       orders: table('erp_sync_orders', ORDER_COLUMNS),
