@@ -1,8 +1,8 @@
 import type { OrderEvent, OutgoingOrder } from '../../domain/orders.js';
 import type { RecordSource } from '../../domain/records.js';
 import type { Checkpointed } from '../ErpAdapter.js';
-import { toOrderEvent } from '../mapping/orderEventRows.js';
-import { outgoingOrderFromObject } from '../mapping/outgoingOrderFromObject.js';
+import { toOrderEvent } from '../mapping/toOrderEvent.js';
+import { toOutgoingOrder } from '../mapping/toOutgoingOrder.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { SqlQueryError } from './SqlErpError.js';
 import { streamQuery, type QuerySource } from './streamQuery.js';
@@ -62,7 +62,7 @@ export async function* sqlOutgoingOrders(
   let current: { id: string; object: Record<string, unknown>; line: number; checkpoint: string } | undefined;
   const finish = (): Checkpointed<OutgoingOrder> => {
     const source: RecordSource = { file: 'outgoingOrders query', line: current!.line };
-    return { row: outgoingOrderFromObject(current!.object, source), checkpoint: current!.checkpoint };
+    return { row: toOutgoingOrder(current!.object, source), checkpoint: current!.checkpoint };
   };
   for await (const batch of streamQuery(source, 'outgoingOrders', sql, {
     after: checkpoint ?? config.initialCheckpoint,

@@ -3,7 +3,7 @@ import { isErpSyncError } from '../../../src/domain/errors.js';
 import { SqlErpAdapter } from '../../../src/erp/sql/SqlErpAdapter.js';
 import { stagingSchema } from '../../../src/erp/sql/stagingTables.js';
 import { silentLogger } from '../../../src/logger.js';
-import { contractOrder } from '../../contract/orderExchangeContract.js';
+import { contractOrder } from '../../contract/erpAdapterContract.js';
 import { createTestDatabase, type TestDatabase } from '../../support/sqlDatabases.js';
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {

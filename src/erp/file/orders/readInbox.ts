@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutgoingOrder } from '../../../domain/orders.js';
 import type { ErpRow } from '../../../domain/records.js';
-import { outgoingOrderFromObject } from '../../mapping/outgoingOrderFromObject.js';
 import type { Checkpointed } from '../../ErpAdapter.js';
+import { toOutgoingOrder } from '../../mapping/toOutgoingOrder.js';
 import { isTempFileName } from './atomicFile.js';
 
 /**
@@ -30,19 +30,18 @@ export async function* readInbox(dir: string): AsyncIterable<Checkpointed<Outgoi
       if (code === 'ENOENT' || code === 'EISDIR') continue;
       throw error;
     }
-    yield { row: toOutgoingOrder(text, name), checkpoint: name, path };
+    yield { row: parseInboxFile(text, name), checkpoint: name, path };
   }
 }
 
-export function toOutgoingOrder(text: string, file: string): ErpRow<OutgoingOrder> {
+/** An inbox file's text to an order, or a reject naming the file. */
+function parseInboxFile(text: string, file: string): ErpRow<OutgoingOrder> {
   const source = { file };
-  const fail = (reason: string, key = file): ErpRow<OutgoingOrder> => ({ ok: false, key, reason, source });
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    return fail(`not valid JSON: ${(error as Error).message}`);
+    return { ok: false, key: file, reason: `not valid JSON: ${(error as Error).message}`, source };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('not a JSON object');
-  return outgoingOrderFromObject(raw as Record<string, unknown>, source);
+  return toOutgoingOrder(raw, source);
 }

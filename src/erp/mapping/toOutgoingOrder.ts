@@ -5,19 +5,24 @@ import {
   type PaymentStatus,
 } from '../../domain/limits.js';
 import type { OutgoingOrder } from '../../domain/orders.js';
-import type { ErpRow, RecordSource } from '../../domain/records.js';
+import { describeSource, type ErpRow, type RecordSource } from '../../domain/records.js';
 
-/** An ERP-origin order from its fields as the inbox JSON names them (also the SQL adapter's rows). */
-export function outgoingOrderFromObject(
-  o: Record<string, unknown>,
-  source: RecordSource,
-): ErpRow<OutgoingOrder> {
-  const fail = (reason: string, key = source.file ?? source.row ?? 'order'): ErpRow<OutgoingOrder> => ({
+/**
+ * One order born in the ERP, as the ERP writes it (`source_order_id`, `customer_id` or
+ * `customer {name, email, phone, company_name, cui, reg_com}`, `items [{sku, quantity,
+ * unit_price?, tax_rate?}]`, optional `status`, `payment_status`, `currency`, `shipping_total`,
+ * `discount_total`), to an OutgoingOrder or the reason it cannot be one; every adapter uses it.
+ * A reject is keyed by its source_order_id, or by its source when it has none.
+ */
+export function toOutgoingOrder(raw: unknown, source: RecordSource): ErpRow<OutgoingOrder> {
+  const fail = (reason: string, key = describeSource(source)): ErpRow<OutgoingOrder> => ({
     ok: false,
     key,
     reason,
     source,
   });
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('not a JSON object');
+  const o = raw as Record<string, unknown>;
   const sourceId = o.source_order_id;
   if ((typeof sourceId !== 'string' && typeof sourceId !== 'number') || String(sourceId).trim() === '') {
     return fail('missing source_order_id');
