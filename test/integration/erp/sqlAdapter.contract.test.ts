@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { afterAll, beforeAll } from 'vitest';
 import { FIELDS } from '../../../src/erp/mapping/fields.js';
 import { SqlErpAdapter } from '../../../src/erp/sql/SqlErpAdapter.js';
