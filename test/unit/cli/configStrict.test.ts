@@ -146,6 +146,7 @@ describe('paths in a configuration file', () => {
     );
     const env = { CMS_BASE_URL: 'http://127.0.0.1:9/api/v2', CMS_API_KEY: KEY };
     const config = loadConfig({ file, env });
+    if (config.erp.type !== 'file') throw new Error('expected the file adapter');
     expect(config.erp.path).toBe(join(folder, 'erp'));
     expect(config.erp.outbox.ordersDir).toBe(join(folder, 'out/orders'));
     // The default store path too: the file describes the deployment.
