@@ -36,7 +36,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  const ctx = createSyncContext(config, logger, {
+  const ctx = await createSyncContext(config, logger, {
     onProgress: (event) => progress.onProgress(event),
     signal: abort.signal,
   });

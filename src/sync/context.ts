@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createApiClient } from '../api/createApiClient.js';
 import type { Config } from '../config.js';
-import { createErpAdapter } from '../erp/createErpAdapter.js';
+import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
 import { createOrderReservations } from './reservations.js';
 import type { ReservationSource, RequestCounter, SyncContext } from './types.js';
@@ -14,12 +14,12 @@ export interface CreateSyncContextOptions {
   signal?: AbortSignal;
 }
 
-/** Builds the client, the ERP adapter and the store from the validated configuration. */
-export function createSyncContext(
+/** Builds the client, the ERP adapter (loaded and opened) and the store from the validated configuration. */
+export async function createSyncContext(
   config: Config,
   logger: Logger,
   options: CreateSyncContextOptions = {},
-): SyncContext {
+): Promise<SyncContext> {
   const requests: RequestCounter = { total: 0, writes: 0 };
   const client = createApiClient({
     baseUrl: config.api.baseUrl,
@@ -38,9 +38,10 @@ export function createSyncContext(
   const store = openStore(config.store.path);
   let erp;
   try {
-    erp = createErpAdapter(config.erp, logger.child({ module: 'erp' }));
+    erp = await openErpAdapter(config.erp, logger.child({ module: 'erp' }));
   } catch (error) {
     store.close();
+    await client.close();
     throw error;
   }
   return {

@@ -2,13 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { BulkResult } from '../api/envelope.js';
 import { ApiValidationError, ClientValidationError, PayloadTooLargeError } from '../api/errors.js';
 import { describeError, ErpSyncError, isErpSyncError } from '../domain/errors.js';
-import {
-  itemKeyString,
-  type ErpRow,
-  type ItemKey,
-  type RecordSource,
-  type Reject,
-} from '../domain/records.js';
+import { itemKeyString, type ItemKey, type RecordSource, type Reject } from '../domain/records.js';
+import type { ErpRead } from '../erp/ErpRead.js';
 import type { FingerprintEntry, FingerprintPipeline } from '../store/index.js';
 import { batches } from './batches.js';
 import { refusedFingerprint } from './fingerprint.js';
@@ -35,7 +30,7 @@ export interface PushItem<W> {
 /** What differs between the stock and the prices pipelines; the engine does the rest. */
 export interface PushSpec<R extends ItemKey, W> {
   pipeline: FingerprintPipeline;
-  rows: () => AsyncIterable<ErpRow<R>>;
+  rows: () => ErpRead<R>;
   /** Why a record cannot be sent (spec limits), or null. */
   validate: (record: R) => string | null;
   /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
@@ -61,14 +56,6 @@ export function notFoundMatcher(refs: ItemKey[]): (item: { key: string; sku: str
   const keys = new Set(refs.map(itemKeyString));
   const skus = new Set(refs.filter((ref) => !ref.variantSku).map((ref) => ref.sku));
   return (item) => keys.has(item.key) || skus.has(item.sku);
-}
-
-/**
- * Whether each read is only the latest drop (files archived after a run) rather than the ERP's
- * whole list: then a row missing from the read says nothing about its earlier reject.
- */
-function readsDeltas(ctx: SyncContext): boolean {
-  return ctx.config.erp.type === 'file' && ctx.config.erp.archive;
 }
 
 function stopsTheRun(error: unknown): boolean {
@@ -173,6 +160,7 @@ export async function runPush<R extends ItemKey, W>(
   // After a complete run every other open reject of the pipeline is over: fixed or gone from the ERP.
   const stillRejected = new Set<string>();
   let openRejects = new Set<string>();
+  let read: ErpRead<R> | undefined;
   const pool = createPool(config.sync.concurrency);
   try {
     if (!options.dryRun) {
@@ -189,6 +177,7 @@ export async function runPush<R extends ItemKey, W>(
       openRejects = new Set(store.rejects.list({ pipeline }).map((reject) => reject.key));
     }
     let pending: PushItem<W>[] = [];
+    read = spec.rows();
 
     const dispatch = async (batch: PushItem<W>[]): Promise<void> => {
       summary.sent += batch.length;
@@ -202,7 +191,7 @@ export async function runPush<R extends ItemKey, W>(
       await pool.submit(() => sendBatch(batch));
     };
 
-    for await (const chunk of batches(spec.rows(), batchSize)) {
+    for await (const chunk of batches(read, batchSize)) {
       if (ctx.signal?.aborted)
         throw new ErpSyncError(
           'internal',
@@ -262,7 +251,8 @@ export async function runPush<R extends ItemKey, W>(
     pending = [];
     await pool.drain();
     if (summary.failed) summary.error = `${summary.failed} item(s) not confirmed: ${errors[0]}`;
-    else if (!options.dryRun && summary.read > 0 && !readsDeltas(ctx)) {
+    // A snapshot read names every key the ERP has: the other open rejects are over. A delta read says nothing about them.
+    else if (!options.dryRun && summary.read > 0 && ctx.erp.capabilities.reads[pipeline] === 'snapshot') {
       store.rejects.resolveAllExcept(pipeline, stillRejected);
     }
   } catch (error) {
@@ -273,6 +263,6 @@ export async function runPush<R extends ItemKey, W>(
     finishRun(ctx, summary, { started, requestsBefore, runId });
     lease?.release();
   }
-  if (!summary.error && !options.dryRun) await ctx.erp.commit(pipeline);
+  if (!summary.error && !options.dryRun && read?.receipt) await ctx.erp.commit(read.receipt);
   return summary;
 }
