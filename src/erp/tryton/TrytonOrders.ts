@@ -1,7 +1,7 @@
 import type { OrderChange, PlatformOrder } from '../../domain/orders.js';
 import type { Logger } from '../../logger.js';
 import type { ImportResult } from '../ErpAdapter.js';
-import { OrderRefusedError } from '../file/orders/OrderRefusedError.js';
+import { OrderRefusedError } from '../OrderRefusedError.js';
 import type { TrytonClient } from './TrytonClient.js';
 import { CalendarDate, TrytonDecimal } from './trytonValues.js';
 

@@ -2,6 +2,7 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, writeConfigFile, type Config } from '../../../src/config.js';
+import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type RequestLogEntry } from '../../../src/sandbox/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
@@ -38,7 +39,7 @@ export interface Harness {
   dir: string;
   config: Config;
   /** A context over the harness's store file (a fresh one per call: what a new process would build). */
-  context(overrides?: Partial<Config['sync']>, erp?: Partial<Config['erp']>): Promise<SyncContext>;
+  context(overrides?: Partial<Config['sync']>, erp?: Partial<FileErpConfig>): Promise<SyncContext>;
   writeStock(rows: StockRow[]): void;
   writePrices(rows: PriceRow[]): void;
   /**
@@ -103,7 +104,11 @@ export async function createHarness(options: {
     config,
     async context(overrides = {}, erp = {}) {
       const ctx = await createSyncContext(
-        { ...config, sync: { ...config.sync, ...overrides }, erp: { ...config.erp, ...erp } },
+        {
+          ...config,
+          sync: { ...config.sync, ...overrides },
+          erp: { ...(config.erp as FileErpConfig), ...erp },
+        },
         silentLogger(),
       );
       contexts.push(ctx);
