@@ -78,23 +78,37 @@ export async function* readTrytonEvents(
   );
   for (const item of found) {
     for (const sale of salesOf.get(`${item.kind}:${item.document.id}`) ?? []) {
-      const orderId = Number(sale.reference);
-      const event: OrderEvent = {
-        eventId: `tryton:${item.model}:${item.document.id}:${item.kind}:${orderId}`,
-        orderId,
-        kind: item.kind,
-      };
-      if (sale.number) event.erpRef = sale.number;
-      if (item.kind === 'shipped') {
-        const tracking = item.document.reference?.trim();
-        event.note = `Tryton shipment ${item.document.number ?? item.document.id}${tracking ? `, tracking ${tracking}` : ''}`;
+      for (const event of eventsOf(item, sale)) {
+        yield {
+          row: { ok: true, record: event, source: { row: `${item.model} ${item.document.id}` } },
+          checkpoint: item.at.toISOString(),
+        };
       }
-      yield {
-        row: { ok: true, record: event, source: { row: `${item.model} ${item.document.id}` } },
-        checkpoint: item.at.toISOString(),
-      };
     }
   }
+}
+
+/**
+ * A shipment done says `processing` first: the platform moves an order to `shipped` only from
+ * `processing`, and a sale confirmed in Tryton is in that state already. An order already past
+ * it takes the `processing` as applied.
+ */
+function eventsOf(item: Found, sale: Sale): OrderEvent[] {
+  const orderId = Number(sale.reference);
+  const base = (kind: OrderEvent['kind']): OrderEvent => {
+    const event: OrderEvent = {
+      eventId: `tryton:${item.model}:${item.document.id}:${kind}:${orderId}`,
+      orderId,
+      kind,
+    };
+    if (sale.number) event.erpRef = sale.number;
+    return event;
+  };
+  if (item.kind === 'invoiced') return [base('invoiced')];
+  const tracking = item.document.reference?.trim();
+  const shipped = base('shipped');
+  shipped.note = `Tryton shipment ${item.document.number ?? item.document.id}${tracking ? `, tracking ${tracking}` : ''}`;
+  return [base('processing'), shipped];
 }
 
 /** For each found document, the platform sales it belongs to. */
