@@ -4,6 +4,7 @@ import { orderRepositoriesOf } from '../../../../src/store/orderRepositories.js'
 import { runFeedback } from '../../../../src/sync/feedback.js';
 import { runOrders } from '../../../../src/sync/orders.js';
 import { CLI_ENTRY } from '../../../support/cli.js';
+import { CalendarDate } from '../../../../src/erp/tryton/trytonValues.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
 import { startTryton, startTrytonWorld, type TrytonWorld } from './trytonWorld.js';
 import type { ApiOrder } from '../../../../src/api/schemas.js';
@@ -209,5 +210,48 @@ describe('Tryton -> platform: shipments', () => {
     expect(second.sent).toBe(0);
     const full = await runFeedback(ctx, { full: true, dryRun: false });
     expect(full.sent).toBe(0);
+  });
+});
+
+describe('Tryton after the platform moved on', () => {
+  it('keeps a processing sale, notes the cancellation on it and refuses the change saying so', async () => {
+    const order = await placeOrder(world, 'late-cancel@example.ro', [{ sku: 'SKU-0008', quantity: 1 }]);
+    const ctx = await world.context();
+    await runOrders(ctx, RUN);
+    await world.api.orders.update(order.id, { status: 'cancelled' });
+    const run = await runOrders(ctx, RUN);
+    const [sale] = await salesFor(world, order.id);
+    expect(sale?.state).toBe('processing');
+    const [withComment] = await world.rpc.model<{ comment: string }[]>('sale.sale', 'read', [
+      [sale!.id],
+      ['comment'],
+    ]);
+    expect(withComment?.comment).toContain(
+      'was cancelled on the platform; the sale is processing and was not cancelled',
+    );
+    console.log(JSON.stringify(run), JSON.stringify(ctx.store.rejects.list({})));
+  });
+
+  it('reports an invoice posted in Tryton to the platform as invoiced, once', async () => {
+    const order = await placeOrder(world, 'invoice@example.ro', [{ sku: 'SKU-0009', quantity: 1 }]);
+    const ctx = await world.context();
+    await runOrders(ctx, RUN);
+    const [sale] = await world.rpc.model<{ invoices: number[] }[]>('sale.sale', 'search_read', [
+      [['reference', '=', String(order.id)]],
+      0,
+      1,
+      null,
+      ['invoices'],
+    ]);
+    expect(sale?.invoices).toHaveLength(1);
+    await world.rpc.model('account.invoice', 'write', [
+      sale!.invoices,
+      { invoice_date: CalendarDate.fromDate(new Date()) },
+    ]);
+    await world.rpc.model('account.invoice', 'post', [sale!.invoices]);
+    const first = await runFeedback(ctx, RUN);
+    expect(first).toMatchObject({ rejected: 0, failed: 0 });
+    expect((await world.api.orders.get(order.id)).invoice).not.toBeNull();
+    expect((await runFeedback(ctx, RUN)).sent).toBe(0);
   });
 });
