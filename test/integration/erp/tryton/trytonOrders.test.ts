@@ -229,7 +229,18 @@ describe('Tryton after the platform moved on', () => {
     expect(withComment?.comment).toContain(
       'was cancelled on the platform; the sale is processing and was not cancelled',
     );
-    console.log(JSON.stringify(run), JSON.stringify(ctx.store.rejects.list({})));
+    expect(run.error).toBeUndefined();
+    const rejects = ctx.store.rejects.list({ pipeline: 'orders' }).filter((r) => r.key === String(order.id));
+    expect(rejects.map((r) => r.reason)).toEqual([
+      `the ERP refused the change to cancelled: Tryton sale ${sale!.number} is processing: not cancelled there (a note was added to the sale)`,
+    ]);
+    // Not delivered again: the next run neither fails nor writes a second note.
+    expect((await runOrders(ctx, { full: true, dryRun: false })).error).toBeUndefined();
+    const [after] = await world.rpc.model<{ comment: string }[]>('sale.sale', 'read', [
+      [sale!.id],
+      ['comment'],
+    ]);
+    expect(after?.comment.split('was cancelled on the platform')).toHaveLength(2);
   });
 
   it('reports an invoice posted in Tryton to the platform as invoiced, once', async () => {
