@@ -109,28 +109,7 @@ export function describeOrderExchangeContract(name: string, factory: OrderExchan
       }
     };
 
-    it('imports an order once: a second import finds the first and returns the same reference', () =>
-      withAdapter(async (adapter) => {
-        const first = await adapter.importOrder(contractOrder(7));
-        const second = await adapter.importOrder(contractOrder(7));
-        expect(first.alreadyImported).toBe(false);
-        expect(second).toEqual({ erpRef: first.erpRef, alreadyImported: true });
-        expect((await adapter.importOrder(contractOrder(8))).erpRef).not.toBe(first.erpRef);
-      }));
-
-    it('takes the same change twice without failing (idempotent per change)', () =>
-      withAdapter(async (adapter) => {
-        const { erpRef } = await adapter.importOrder(contractOrder(9));
-        const change = {
-          orderId: 9,
-          erpRef,
-          seq: 1,
-          status: 'cancelled' as const,
-          previousStatus: 'new' as const,
-        };
-        await adapter.updateOrder({ ...contractOrder(9), status: 'cancelled' }, change);
-        await adapter.updateOrder({ ...contractOrder(9), status: 'cancelled' }, change);
-      }));
+    describeOrderImportTests(withAdapter);
 
     it('reads events in order, rejects a bad one, and resumes after any checkpoint with the same identities', () =>
       withAdapter(async (adapter) => {
@@ -176,4 +155,52 @@ export function describeOrderExchangeContract(name: string, factory: OrderExchan
         await adapter.recordOutgoingOrder(orders[0]!, 501);
       }));
   });
+}
+
+/**
+ * The part of the order contract every adapter passes whatever its ERP can hold: import
+ * idempotent on the platform order id, the same change taken twice. The factory's ERP must know
+ * the SKU of `contractOrder` (A-1).
+ */
+export function describeOrderImportContract(
+  name: string,
+  factory: () => Promise<PreparedOrderExchange>,
+): void {
+  describe(`order import contract: ${name}`, () => {
+    describeOrderImportTests(async (fn) => {
+      const prepared = await factory();
+      try {
+        await fn(prepared.adapter);
+      } finally {
+        await prepared.cleanup?.();
+      }
+    });
+  });
+}
+
+function describeOrderImportTests(
+  withAdapter: (fn: (adapter: ErpAdapter) => Promise<void>) => Promise<void>,
+): void {
+  it('imports an order once: a second import finds the first and returns the same reference', () =>
+    withAdapter(async (adapter) => {
+      const first = await adapter.importOrder(contractOrder(7));
+      const second = await adapter.importOrder(contractOrder(7));
+      expect(first.alreadyImported).toBe(false);
+      expect(second).toEqual({ erpRef: first.erpRef, alreadyImported: true });
+      expect((await adapter.importOrder(contractOrder(8))).erpRef).not.toBe(first.erpRef);
+    }));
+
+  it('takes the same change twice without failing (idempotent per change)', () =>
+    withAdapter(async (adapter) => {
+      const { erpRef } = await adapter.importOrder(contractOrder(9));
+      const change = {
+        orderId: 9,
+        erpRef,
+        seq: 1,
+        status: 'cancelled' as const,
+        previousStatus: 'new' as const,
+      };
+      await adapter.updateOrder({ ...contractOrder(9), status: 'cancelled' }, change);
+      await adapter.updateOrder({ ...contractOrder(9), status: 'cancelled' }, change);
+    }));
 }
