@@ -76,7 +76,7 @@ describeOrderImportContract('tryton', async () => {
   return { adapter, cleanup: () => adapter.close() };
 });
 
-describe('Tryton adapter: port behaviour', () => {
+describe('Tryton adapter: port behaviour', { timeout: 120_000 }, () => {
   it('says it reads stock and prices as deltas when incremental, snapshots otherwise', async () => {
     const incremental = await openErpAdapter(adapterConfig(), silentLogger());
     const full = await openErpAdapter(

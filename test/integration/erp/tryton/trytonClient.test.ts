@@ -36,7 +36,7 @@ interface ProductRow {
   'template.': { id: number };
 }
 
-describe('Tryton JSON-RPC client', () => {
+describe('Tryton JSON-RPC client', { timeout: 120_000 }, () => {
   it('logs in, sends the context with every call and converts Decimal and datetime values', async () => {
     const rpc = client();
     try {

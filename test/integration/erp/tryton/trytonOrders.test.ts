@@ -80,7 +80,7 @@ function runChild(w: TrytonWorld, killWhen?: () => Promise<boolean>): Promise<{ 
   });
 }
 
-describe('platform -> Tryton: orders', () => {
+describe('platform -> Tryton: orders', { timeout: 120_000 }, () => {
   it('turns a platform order into one confirmed sale with its customer, lines, taxes and warehouse', async () => {
     const order = await placeOrder(world, 'ana.ionescu@example.ro', [
       { sku: 'SKU-0001', quantity: 2 },
@@ -184,7 +184,7 @@ describe('platform -> Tryton: orders', () => {
   });
 });
 
-describe('Tryton -> platform: shipments', () => {
+describe('Tryton -> platform: shipments', { timeout: 120_000 }, () => {
   it('marks the platform order shipped once the Tryton shipment is done, with its tracking reference, once', async () => {
     const order = await placeOrder(world, 'ship@example.ro', [{ sku: 'SKU-0006', quantity: 2 }]);
     const ctx = await world.context();
@@ -213,7 +213,7 @@ describe('Tryton -> platform: shipments', () => {
   });
 });
 
-describe('Tryton after the platform moved on', () => {
+describe('Tryton after the platform moved on', { timeout: 120_000 }, () => {
   it('keeps a processing sale, notes the cancellation on it and refuses the change saying so', async () => {
     const order = await placeOrder(world, 'late-cancel@example.ro', [{ sku: 'SKU-0008', quantity: 1 }]);
     const ctx = await world.context();

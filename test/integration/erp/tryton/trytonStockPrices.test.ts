@@ -68,7 +68,7 @@ async function shipOut(w: TrytonWorld, sku: string, quantity: number): Promise<v
 
 // One Tryton for the file, not restored between tests: each test changes other SKUs than the ones
 // the others assert on, and the first one reads the seed as it is.
-describe('Tryton -> platform: stock and prices', () => {
+describe('Tryton -> platform: stock and prices', { timeout: 120_000 }, () => {
   it('pushes the summed stock of both warehouses and the list prices with VAT for all 20 SKUs', async () => {
     world = await startTrytonWorld(tryton);
     const ctx = await world.context();
