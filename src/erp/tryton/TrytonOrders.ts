@@ -66,6 +66,7 @@ export class TrytonOrders {
       return { erpRef: erpRefOf(sale), alreadyImported: true };
     }
     const lines = await this.#lines(order);
+    const currency = await this.#currency(order);
     const party = await this.#party(order);
     const [saleId] = await this.rpc.model<number[]>('sale.sale', 'create', [
       [
@@ -74,6 +75,7 @@ export class TrytonOrders {
           invoice_address: party.address,
           shipment_address: party.address,
           warehouse: this.settings.warehouseId,
+          currency,
           reference: String(order.id),
           description: `Platform order ${order.number}`.slice(0, 200),
           sale_date: CalendarDate.fromDate(new Date(order.createdAt || Date.now())),
@@ -182,6 +184,22 @@ export class TrytonOrders {
       if (line.name) values.description = line.name;
       return values;
     });
+  }
+
+  /** The Tryton currency with the order's code; an order in a currency Tryton lacks is parked. */
+  async #currency(order: PlatformOrder): Promise<number> {
+    const code = order.currency.trim().toUpperCase();
+    const found = await this.rpc.model<{ id: number }[]>('currency.currency', 'search_read', [
+      [['code', '=', code]],
+      0,
+      1,
+      null,
+      ['id'],
+    ]);
+    if (!found[0]) {
+      throw new OrderRefusedError(`no currency ${code} in Tryton`, { orderId: order.id, currency: code });
+    }
+    return found[0].id;
   }
 
   async #taxes(): Promise<{ id: number; rate: number }[]> {

@@ -174,6 +174,18 @@ describe('platform -> Tryton: orders', { timeout: 120_000 }, () => {
     expect(await salesFor(world, order.id)).toEqual([]);
   });
 
+  it('parks an order in a currency Tryton does not have', async () => {
+    const order = await world.api.orders.create({
+      customer: { name: 'Euro Client', email: 'eur@example.ro' },
+      items: [{ sku: 'SKU-0001', quantity: 1 }],
+      currency: 'EUR',
+    });
+    const ctx = await world.context();
+    await runOrders(ctx, RUN);
+    expect(orderRepositoriesOf(ctx.store).parked.get(order.id)?.reason).toContain('no currency EUR in Tryton');
+    expect(await salesFor(world, order.id)).toEqual([]);
+  });
+
   it('cancels a quoted sale when the platform order is cancelled', async () => {
     const order = await placeOrder(world, 'cancel@example.ro', [{ sku: 'SKU-0005', quantity: 1 }]);
     const ctx = await world.context({ orders: { confirm: false } });
