@@ -8,7 +8,8 @@ import { describeSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
-import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra, isRefusal } from './ordersPipelineRun.js';
+import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 /** Where the ERP's stream of outgoing orders was read up to (store cursor). */
@@ -24,8 +25,8 @@ const MAX_CREATE_ATTEMPTS = 3;
  * POST, so a lost reply never becomes a second order.
  */
 export function runErpOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runOrderPipeline(ctx, 'erp-orders', options, (summary, lease) =>
-    createErpOrders(ctx, options, summary, lease),
+  return runInFrame('erp-orders', ctx, options, (run) =>
+    createErpOrders(run.ctx, options, run.summary, run.lease),
   );
 }
 
@@ -44,7 +45,7 @@ async function createErpOrders(
     if (!held) ctx.store.cursors.set(ERP_ORDERS_CHECKPOINT, to);
   };
   for await (const item of ctx.erp.outgoingOrders(checkpoint)) {
-    if (ctx.signal?.aborted) break;
+    if (options.signal?.aborted) break;
     summary.read += 1;
     const row = item.row;
     if (!row.ok) {

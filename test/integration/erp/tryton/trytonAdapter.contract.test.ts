@@ -7,17 +7,17 @@ import { openErpAdapter } from '../../../../src/erp/createErpAdapter.js';
 import { TrytonClient } from '../../../../src/erp/tryton/TrytonClient.js';
 import { TrytonDecimal } from '../../../../src/erp/tryton/trytonValues.js';
 import { silentLogger } from '../../../../src/logger.js';
-import { describeOrderImportContract } from '../../../contract/orderExchangeContract.js';
+import { describeOrderImportContract, type ContractSeed } from '../../../contract/erpAdapterContract.js';
 import { startTryton, TRYTON_SEED, type TrytonServer } from '../../../support/trytonServer.js';
 
 let tryton: TrytonServer;
 let dir: string;
+let rpc: TrytonClient;
 
 beforeAll(async () => {
   tryton = await startTryton();
   dir = await mkdtemp(join(tmpdir(), 'tryton-contract-'));
-  // The contract's order sells SKU A-1: a salable good with the seed's 19% category.
-  const rpc = new TrytonClient({
+  rpc = new TrytonClient({
     url: tryton.url,
     database: tryton.database,
     user: tryton.user,
@@ -25,6 +25,23 @@ beforeAll(async () => {
     context: { company: TRYTON_SEED.companyId },
     logger: silentLogger(),
   });
+}, 600_000);
+afterAll(async () => {
+  await rpc?.close();
+  await tryton?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * Seeds Tryton with what a typed ERP can hold of the contract's data: a salable good for every
+ * well-formed stock row's SKU (Tryton has no "abc" quantity to reject, nor free-form events).
+ */
+async function seedGoods(seed: Partial<ContractSeed>): Promise<void> {
+  const skus = new Set(
+    (seed.stock ?? [])
+      .filter((row) => row.sku?.trim() && !row.variant_sku && /^\s*\d+\s*$/.test(row.quantity ?? ''))
+      .map((row) => row.sku!.trim()),
+  );
   const [category] = await rpc.model<{ id: number }[]>('product.category', 'search_read', [
     [['accounting', '=', true]],
     0,
@@ -32,27 +49,25 @@ beforeAll(async () => {
     null,
     ['id'],
   ]);
-  await rpc.model('product.template', 'create', [
-    [
-      {
-        name: 'Contract A-1',
-        code: 'A-1',
-        type: 'goods',
-        default_uom: 1,
-        salable: true,
-        sale_uom: 1,
-        list_price: new TrytonDecimal('8.40'),
-        account_category: category!.id,
-        products: [['create', [{}]]],
-      },
-    ],
-  ]);
-  await rpc.close();
-}, 600_000);
-afterAll(async () => {
-  await tryton?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+  for (const sku of skus) {
+    if ((await rpc.model<number>('product.product', 'search_count', [[['code', '=', sku]]])) > 0) continue;
+    await rpc.model('product.template', 'create', [
+      [
+        {
+          name: `Contract ${sku}`,
+          code: sku,
+          type: 'goods',
+          default_uom: 1,
+          salable: true,
+          sale_uom: 1,
+          list_price: new TrytonDecimal('8.40'),
+          account_category: category!.id,
+          products: [['create', [{}]]],
+        },
+      ],
+    ]);
+  }
+}
 
 function adapterConfig(erp: Record<string, unknown> = {}) {
   return parseConfig({
@@ -71,10 +86,13 @@ function adapterConfig(erp: Record<string, unknown> = {}) {
   }).erp;
 }
 
-describeOrderImportContract('tryton', async () => {
-  const adapter = await openErpAdapter(adapterConfig(), silentLogger());
-  return { adapter, cleanup: () => adapter.close() };
-});
+describeOrderImportContract('tryton', async () => ({
+  seed: seedGoods,
+  open: () => openErpAdapter(adapterConfig(), silentLogger()),
+  // Tryton orders are not sent to the platform by this adapter: nothing is ever told.
+  toldPlatformOrder: async () => null,
+  cleanup: () => undefined,
+}));
 
 describe('Tryton adapter: port behaviour', { timeout: 120_000 }, () => {
   it('says it reads stock and prices as deltas when incremental, snapshots otherwise', async () => {
@@ -105,7 +123,7 @@ describe('Tryton adapter: port behaviour', { timeout: 120_000 }, () => {
     try {
       const check = await adapter.check();
       expect(check).toMatchObject({ ok: true });
-      expect(check.details).toContain('21 products with a code');
+      expect(check.details).toMatch(/\d+ products with a code/);
     } finally {
       await adapter.close();
     }
@@ -128,7 +146,7 @@ describe('Tryton adapter: port behaviour', { timeout: 120_000 }, () => {
     try {
       const rows = [];
       for await (const row of adapter.products()) rows.push(row);
-      expect(rows).toHaveLength(21);
+      expect(rows.length).toBeGreaterThanOrEqual(20);
       expect(rows[0]).toMatchObject({
         ok: true,
         record: { sku: 'SKU-0001', name: 'Cafea boabe 1kg', price: 9.6, vatRate: 19 },

@@ -182,7 +182,9 @@ describe('platform -> Tryton: orders', { timeout: 120_000 }, () => {
     });
     const ctx = await world.context();
     await runOrders(ctx, RUN);
-    expect(orderRepositoriesOf(ctx.store).parked.get(order.id)?.reason).toContain('no currency EUR in Tryton');
+    expect(orderRepositoriesOf(ctx.store).parked.get(order.id)?.reason).toContain(
+      'no currency EUR in Tryton',
+    );
     expect(await salesFor(world, order.id)).toEqual([]);
   });
 
