@@ -87,6 +87,7 @@ export function fileConfig(dir: string, overrides: Partial<FileErpConfig> = {}):
     path: dir,
     decimalComma: false,
     delimiter: 'auto',
+    encoding: 'utf-8',
     columns: {},
     stableMs: 200,
     stableTimeoutMs: 5_000,
