@@ -82,7 +82,7 @@ describe('systemd units', () => {
     expect(dirname(config.store.path)).toBe(`/var/lib/${stateDirectory}`);
     const writable = /^ReadWritePaths=(.+)$/m.exec(service)?.[1]?.split(/\s+/) ?? [];
     expect(config.erp.type).toBe('file');
-    expect(writable).toContain(config.erp.type === 'file' ? config.erp.path : '');
+    expect(writable).toContain(config.erp.type === 'file' ? config.erp.path : undefined);
 
     const timer = unit('erp-sync.timer');
     expect(timer).toMatch(/^OnCalendar=\*-\*-\* \*:\*:00$/m);

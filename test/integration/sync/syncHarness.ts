@@ -2,7 +2,6 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, writeConfigFile, type Config } from '../../../src/config.js';
-import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type RequestLogEntry } from '../../../src/sandbox/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
@@ -39,7 +38,7 @@ export interface Harness {
   dir: string;
   config: Config;
   /** A context over the harness's store file (a fresh one per call: what a new process would build). */
-  context(overrides?: Partial<Config['sync']>, erp?: Partial<FileErpConfig>): Promise<SyncContext>;
+  context(overrides?: Partial<Config['sync']>, erp?: Partial<Config['erp']>): Promise<SyncContext>;
   writeStock(rows: StockRow[]): void;
   writePrices(rows: PriceRow[]): void;
   /**
@@ -110,7 +109,7 @@ export async function createHarness(options: {
         {
           ...config,
           sync: { ...config.sync, ...overrides },
-          erp: { ...(config.erp as FileErpConfig), ...erp },
+          erp: { ...config.erp, ...erp } as Config['erp'],
         },
         silentLogger(),
       );
