@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderRepositoriesOf } from '../../../../src/store/orderRepositories.js';
+import { orderRepositoriesOf } from '../../../../src/store/createOrderRepositories.js';
 import { runFeedback } from '../../../../src/sync/feedback.js';
 import { runOrders } from '../../../../src/sync/orders.js';
 import { CLI_ENTRY } from '../../../support/cli.js';
