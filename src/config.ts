@@ -233,6 +233,7 @@ const PATH_KEYS: string[][] = [
   ['erp', 'outbox', 'ordersDir'],
   ['erp', 'outbox', 'updatesDir'],
   ['erp', 'outbox', 'resultsDir'],
+  ['erp', 'connection', 'filename'],
 ];
 /**
  * A configuration file names its folders relative to itself, so that `check` or `run-once` started
