@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { openStore, type Store } from '../store/index.js';
-import { pipelineNames } from '../sync/registry.js';
+import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { storePathOf } from './ordersCommand.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
@@ -36,7 +36,7 @@ export function buildStatusReport(store: Store): StatusReport {
   const orders = store.orders;
   const erpOrders: Record<string, number> = {};
   for (const record of orders.outgoing.list()) erpOrders[record.state] = (erpOrders[record.state] ?? 0) + 1;
-  const pipelines = pipelineNames();
+  const pipelines = PIPELINE_ORDER;
   return {
     store: store.path,
     pipelines: pipelines.map((pipeline) => {

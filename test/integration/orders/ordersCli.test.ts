@@ -32,7 +32,7 @@ describe('erp-sync orders and status commands', () => {
     const sku = await sellableSku(world.api);
     await writeFile(join(erpDir, 'stock.csv'), 'sku,quantity\nSOMETHING-ELSE,1\n');
     const order = await createPlatformOrder(world.api, sku, 1);
-    await runOrders(world.context(), { full: false, dryRun: false });
+    await runOrders(await world.context(), { full: false, dryRun: false });
 
     const parked = JSON.parse((await cli(world, 'orders', 'parked', '--json')).stdout) as {
       platformOrderId: number;
@@ -121,7 +121,7 @@ describe('erp-sync orders and status commands', () => {
       expect(output.stderr).not.toContain(secret);
     }
     const real = JSON.parse(output.stdout) as {
-      summaries: { pipeline: string; applied: number; error?: string }[];
+      summaries: { pipeline: string; applied: number; error?: object }[];
     };
     expect(real.summaries.map((s) => s.pipeline).sort()).toEqual(['erp-orders', 'feedback', 'orders']);
     expect(real.summaries.every((s) => s.error === undefined)).toBe(true);
