@@ -86,6 +86,12 @@ describe('architecture', () => {
     expect(violations('store', (to) => upward.includes(to) || to === 'api' || to === 'erp')).toEqual([]);
   });
 
+  it('keeps the ops server free of the queue layer, the CLI and the sandbox (it gets queues and readiness passed in)', () => {
+    expect(violations('server', (to) => ['queue', 'cli', 'sandbox', 'erp', 'store'].includes(to))).toEqual(
+      [],
+    );
+  });
+
   it('keeps pipelines free of the queue, the server and the CLI', () => {
     expect(violations('sync', (to) => ['queue', 'server', 'cli', 'sandbox'].includes(to))).toEqual([]);
   });
