@@ -86,7 +86,7 @@ describe('architecture', () => {
     expect(violations('store', (to) => upward.includes(to) || to === 'api' || to === 'erp')).toEqual([]);
   });
 
-  it('keeps the ops server free of the queue layer, the CLI and the sandbox (it gets queues and readiness passed in)', () => {
+  it('keeps the ops server free of the queue layer, the CLI, the sandbox and the ERP adapters (it gets queues and readiness passed in)', () => {
     expect(violations('server', (to) => ['queue', 'cli', 'sandbox', 'erp', 'store'].includes(to))).toEqual(
       [],
     );
