@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createMetrics, startOpsServer } from '../../../src/server/index.js';
+import { openStore } from '../../../src/store/index.js';
 import {
   HEALTHCHECK,
   createWorkspace,
@@ -243,6 +244,7 @@ describe('HEALTHCHECK of the daemon (no loop mark)', { timeout: 60_000 }, () => 
 describe('docker-entrypoint.sh ARGS', { timeout: 60_000 }, () => {
   it('runs any other sub-command as `erp-sync ARGS` and returns its exit code', async () => {
     const ws = workspace('passthrough');
+    openStore(ws.storePath).close(); // status shows a store; it never creates one
     const status = startEntrypoint(['status', '--json'], loopEnv(ws));
     const result = await status.exited;
     expect(status.stderr()).toBe('');

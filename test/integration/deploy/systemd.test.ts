@@ -95,7 +95,7 @@ describe('systemd units', () => {
     expect(service).toMatch(/^Restart=on-failure$/m);
     expect(service).toMatch(/^RestartSec=5s$/m);
     // a configuration error is not retried in a loop
-    expect(service).toMatch(/^RestartPreventExitStatus=64 78$/m);
+    expect(service).toMatch(/^RestartPreventExitStatus=64 65 78$/m);
     // stopping leaves room for the daemon's own 30 s shutdown grace
     expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(service)?.[1])).toBeGreaterThan(30);
     expect(service).toMatch(/^KillSignal=SIGTERM$/m);
