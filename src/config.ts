@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
 import { FIELDS, normaliseHeader } from './erp/file/columns.js';
+import { daemonConfigShape } from './queue/daemonConfigSchema.js';
 
 /**
  * The one place that reads the configuration file and process.env. Everything else receives
@@ -134,7 +135,7 @@ const ordersSchema = z
     parkedRetryMinutes: 1,
   });
 
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   api: apiSchema,
   erp: erpSchema,
   store: z
@@ -147,6 +148,7 @@ export const configSchema = z.object({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .default({ level: 'info' }),
+  ...daemonConfigShape,
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -178,6 +180,7 @@ const ENV_KEYS: { env: string; path: string[]; parse?: (value: string) => unknow
   { env: 'CMS_API_KEY', path: ['api', 'apiKey'] },
   { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
+  { env: 'REDIS_URL', path: ['redis', 'url'] },
 ];
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createApiClient } from '../api/createApiClient.js';
+import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
@@ -12,6 +13,8 @@ export interface CreateSyncContextOptions {
   reservations?: ReservationSource;
   onProgress?: SyncContext['onProgress'];
   signal?: AbortSignal;
+  /** Also told about every API attempt (e.g. the daemon's Prometheus metrics). */
+  onResponse?: (info: ResponseInfo) => void;
 }
 
 /** Builds the client, the ERP adapter and the store from the validated configuration. */
@@ -33,6 +36,7 @@ export function createSyncContext(
     onResponse: (info) => {
       requests.total += 1;
       if (WRITE_METHODS.has(info.method.toUpperCase())) requests.writes += 1;
+      options.onResponse?.(info);
     },
   });
   const store = openStore(config.store.path);

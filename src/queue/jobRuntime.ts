@@ -1,0 +1,17 @@
+import type { Logger } from 'pino';
+import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { PipelineName, QueueName } from './jobTypes.js';
+
+/** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
+export interface JobRuntime {
+  ctx: SyncContext;
+  logger: Logger;
+  /** Aborted when the daemon shuts down: pipelines stop sending new requests. */
+  shutdown: AbortSignal;
+  runPipeline(name: PipelineName, ctx: SyncContext, options: RunOptions): Promise<RunSummary>;
+  /** A fatal failure (the key refused): pause every queue. */
+  pause(reason: string): Promise<void>;
+  /** A 429: the whole queue waits (BullMQ's worker.rateLimit). */
+  rateLimit(queue: QueueName, ms: number): Promise<void>;
+  recordRun(summary: RunSummary): void;
+}

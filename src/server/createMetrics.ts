@@ -1,0 +1,129 @@
+import type { JobState } from 'bullmq';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ResponseInfo } from '../api/transport.js';
+import type { RunSummary } from '../sync/types.js';
+import { routeTemplate } from './routeTemplate.js';
+
+/** Outcomes of `erp_sync_items_total`, each taken from the RunSummary field of the same meaning. */
+export const ITEM_OUTCOMES = {
+  read: 'read',
+  unchanged: 'unchanged',
+  sent: 'sent',
+  applied: 'applied',
+  rejected: 'rejected',
+  not_found: 'notFound',
+  failed: 'failed',
+} as const satisfies Record<string, keyof RunSummary>;
+
+/**
+ * The job states BullMQ 6 reports in `getJobCounts()`; each becomes one `state` label value. (v6
+ * has no separate "paused" list: a paused queue keeps its jobs in waiting, see erp_sync_paused.)
+ */
+export const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'completed',
+  'failed',
+] as const satisfies readonly JobState[];
+
+/** The status label of an attempt that got no HTTP answer (network error, timeout, abort). */
+export const NO_RESPONSE_STATUS = 'none';
+
+/**
+ * The daemon's Prometheus metrics in a registry of their own (never prom-client's global one, so
+ * two daemons or a test in one process never mix counts). Labels carry only pipeline names, route
+ * templates, methods, statuses and queue names: never a path, an id, a key or a URL.
+ */
+export interface Metrics {
+  readonly registry: Registry;
+  /** Items of a finished run by outcome, the run by status, and the last success time. */
+  recordRun(summary: RunSummary, finishedAt?: Date): void;
+  /** One API attempt (retries and 429s included): pass as the client's `onResponse`. */
+  recordApiResponse(info: ResponseInfo): void;
+  /** Job counts of one queue, by state, as returned by BullMQ's `getJobCounts()`. */
+  setQueueJobs(queue: string, counts: Record<string, number>): void;
+  setPaused(paused: boolean): void;
+  /** The text exposition for `/metrics`. */
+  render(): Promise<string>;
+  readonly contentType: string;
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const items = new Counter({
+    name: 'erp_sync_items_total',
+    help: 'Items handled by the pipelines, by outcome',
+    labelNames: ['pipeline', 'outcome'] as const,
+    registers: [registry],
+  });
+  const runs = new Counter({
+    name: 'erp_sync_runs_total',
+    help: 'Finished pipeline runs, by status (ok, failed)',
+    labelNames: ['pipeline', 'status'] as const,
+    registers: [registry],
+  });
+  const lastSuccess = new Gauge({
+    name: 'erp_sync_last_success_timestamp_seconds',
+    help: 'Unix time of the last pipeline run that finished without error',
+    labelNames: ['pipeline'] as const,
+    registers: [registry],
+  });
+  const apiRequests = new Counter({
+    name: 'erp_sync_api_requests_total',
+    help: 'API v2 requests, every attempt (retries and 429s included); route is the spec path template',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const apiDuration = new Histogram({
+    name: 'erp_sync_api_request_duration_seconds',
+    help: 'Duration of API v2 request attempts until the whole response body was read',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const queueJobs = new Gauge({
+    name: 'erp_sync_queue_jobs',
+    help: 'Jobs per BullMQ queue and state',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+  });
+  const paused = new Gauge({
+    name: 'erp_sync_paused',
+    help: '1 while the queues are paused by a fatal error (e.g. the API key was refused), else 0',
+    registers: [registry],
+  });
+  paused.set(0);
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    recordRun(summary, finishedAt = new Date()) {
+      const failed = summary.error !== undefined;
+      runs.inc({ pipeline: summary.pipeline, status: failed ? 'failed' : 'ok' });
+      if (!failed) lastSuccess.set({ pipeline: summary.pipeline }, finishedAt.getTime() / 1000);
+      // A dry run sends nothing: its "sent" would count items that never went anywhere.
+      if (summary.dryRun) return;
+      for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
+        const value = summary[field];
+        if (typeof value === 'number' && value >= 0) items.inc({ pipeline: summary.pipeline, outcome }, value);
+      }
+    },
+    recordApiResponse(info) {
+      const route = routeTemplate(info.path);
+      const status = info.status === null ? NO_RESPONSE_STATUS : String(info.status);
+      apiRequests.inc({ method: info.method, route, status });
+      apiDuration.observe({ method: info.method, route }, info.durationMs / 1000);
+    },
+    setQueueJobs(queue, counts) {
+      for (const state of QUEUE_STATES) queueJobs.set({ queue, state }, counts[state] ?? 0);
+    },
+    setPaused(value) {
+      paused.set(value ? 1 : 0);
+    },
+    render: () => registry.metrics(),
+  };
+}

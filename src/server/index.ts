@@ -1,0 +1,13 @@
+export { createMetrics, ITEM_OUTCOMES, NO_RESPONSE_STATUS, QUEUE_STATES, type Metrics } from './createMetrics.js';
+export {
+  DASHBOARD_PASSWORD_ENV,
+  DEFAULT_OPS_HOST,
+  DEFAULT_OPS_PORT,
+  startOpsServer,
+  type OpsServer,
+  type OpsServerOptions,
+  type Readiness,
+} from './startOpsServer.js';
+export { OpsServerError } from './OpsServerError.js';
+export { routeTemplate, API_ROUTES, UNKNOWN_ROUTE } from './routeTemplate.js';
+export { isLoopbackHost } from './isLoopbackHost.js';

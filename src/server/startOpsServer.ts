@@ -1,0 +1,151 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Queue } from 'bullmq';
+import { fastify, type FastifyInstance } from 'fastify';
+import type { Logger } from '../logger.js';
+import { basicAuth } from './basicAuth.js';
+import { QUEUE_STATES, type Metrics } from './createMetrics.js';
+import { isLoopbackHost } from './isLoopbackHost.js';
+import { LoopLagMonitor } from './LoopLagMonitor.js';
+import { OpsServerError } from './OpsServerError.js';
+
+/** The environment variable that holds the dashboard password (read by the config, never logged). */
+export const DASHBOARD_PASSWORD_ENV = 'ERP_SYNC_DASHBOARD_PASSWORD';
+
+export const DEFAULT_OPS_HOST = '127.0.0.1';
+export const DEFAULT_OPS_PORT = 9464;
+
+export interface Readiness {
+  ready: boolean;
+  /** Why not ready, one short sentence each (e.g. "Redis is unreachable"). */
+  reasons: string[];
+}
+
+export interface OpsServerOptions {
+  host?: string;
+  /** 0: any free port. */
+  port?: number;
+  metrics: Metrics;
+  readiness: () => Promise<Readiness>;
+  /** Shown in Bull Board at /queues; their job counts feed `erp_sync_queue_jobs` at each scrape. */
+  queues: Queue[];
+  /** Required when host is not a loopback address: guards /queues and /metrics with basic auth. */
+  dashboardPassword?: string | undefined;
+  logger: Logger;
+  /** /healthz turns 503 when the event loop lagged more than this within the last 10 s. Default 5 s. */
+  maxLoopLagMs?: number;
+}
+
+export interface OpsServer {
+  /** e.g. `http://127.0.0.1:9464`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Bounds a queue-count refresh: a scrape while Redis is away must still answer, with the last counts. */
+const QUEUE_COUNT_TIMEOUT_MS = 1_000;
+
+/**
+ * The ops server: `/healthz` (alive, event loop responsive), `/readyz` (the daemon's readiness
+ * with reasons), `/metrics` (Prometheus) and Bull Board at `/queues`. Beyond loopback, /metrics
+ * and /queues need basic auth with the dashboard password, and the server refuses to start
+ * without one.
+ */
+export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
+  const host = options.host ?? DEFAULT_OPS_HOST;
+  const port = options.port ?? DEFAULT_OPS_PORT;
+  const password = options.dashboardPassword || undefined;
+  if (!isLoopbackHost(host) && password === undefined) {
+    throw new OpsServerError(
+      `server.host is ${host}, not a loopback address: set ${DASHBOARD_PASSWORD_ENV} so that /queues and /metrics require basic auth, or listen on 127.0.0.1`,
+      { key: 'server.host', env: DASHBOARD_PASSWORD_ENV },
+    );
+  }
+  const log = options.logger.child({ module: 'server' });
+  const lag = new LoopLagMonitor();
+  const maxLagMs = options.maxLoopLagMs ?? 5_000;
+  const app = fastify({ logger: false });
+
+  app.get('/healthz', async (_request, reply) => {
+    const lagMs = Math.round(lag.maxLagMs());
+    const healthy = lagMs <= maxLagMs;
+    return reply.code(healthy ? 200 : 503).send({
+      status: healthy ? 'ok' : 'event loop blocked',
+      eventLoopLagMs: lagMs,
+      uptimeSeconds: Math.round(process.uptime()),
+    });
+  });
+
+  app.get('/readyz', async (_request, reply) => {
+    let state: Readiness;
+    try {
+      state = await options.readiness();
+    } catch (error) {
+      log.warn({ err: error }, 'readiness check failed');
+      state = { ready: false, reasons: ['the readiness check failed'] };
+    }
+    return reply.code(state.ready ? 200 : 503).send({ ready: state.ready, reasons: state.reasons });
+  });
+
+  await app.register(async (guarded: FastifyInstance) => {
+    if (password !== undefined) guarded.addHook('onRequest', basicAuth(password));
+    guarded.get('/metrics', async (_request, reply) => {
+      await refreshQueueCounts(options.queues, options.metrics, log);
+      return reply.header('content-type', options.metrics.contentType).send(await options.metrics.render());
+    });
+    const board = new FastifyAdapter();
+    board.setBasePath('/queues');
+    createBullBoard({
+      queues: options.queues.map((queue) => new BullMQAdapter(queue)),
+      serverAdapter: board,
+      options: { uiConfig: { boardTitle: 'erp-sync' } },
+    });
+    await guarded.register(board.registerPlugin(), { prefix: '/queues' });
+  });
+
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  lag.start();
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${urlHost}:${boundPort}`;
+  log.info({ url, auth: password !== undefined }, 'ops server listening');
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close: () => {
+      closing ??= (async () => {
+        lag.stop();
+        await app.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function refreshQueueCounts(queues: Queue[], metrics: Metrics, log: Logger): Promise<void> {
+  await Promise.all(
+    queues.map(async (queue) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const counts = await Promise.race([
+          queue.getJobCounts(...QUEUE_STATES),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timed out')), QUEUE_COUNT_TIMEOUT_MS);
+          }),
+        ]);
+        metrics.setQueueJobs(queue.name, counts);
+      } catch (error) {
+        log.debug({ queue: queue.name, err: error }, 'queue counts unavailable; /metrics keeps the last ones');
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
