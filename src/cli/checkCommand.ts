@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
+import { checkRedis } from '../queue/checkRedis.js';
 import { openStore } from '../store/index.js';
 
 interface CheckLine {
@@ -73,13 +74,14 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
   } catch (error) {
     lines.push({ what: 'store', ok: false, details: `${config.store.path}: ${describeError(error)}` });
   }
+  lines.push({ what: 'Redis (daemon queues)', ...(await checkRedis(config.redis)) });
   return lines;
 }
 
 export function registerCheckCommand(program: Command): void {
   program
     .command('check')
-    .description('check the configuration, the API key (GET /account), the ERP and the store')
+    .description('check the configuration, the API key (GET /account), the ERP, the store and Redis')
     .option('--json', 'print as JSON', false)
     .action(async (flags: { json: boolean }, command: Command) => {
       const lines = await runChecks(command.optsWithGlobals<{ config?: string }>().config);

@@ -7,6 +7,8 @@ import { registerStatusCommand } from './statusCommand.js';
 import { registerCheckCommand } from './checkCommand.js';
 import { registerDemoCommand } from './demoCommand.js';
 import { registerStartCommand } from './startCommand.js';
+import { registerSyncCommand } from './syncCommand.js';
+import { registerJobsCommand } from './jobsCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 
@@ -25,6 +27,8 @@ registerStatusCommand(program);
 registerCheckCommand(program);
 registerDemoCommand(program);
 registerStartCommand(program);
+registerSyncCommand(program);
+registerJobsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

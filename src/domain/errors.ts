@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
   erp_unavailable: { retryable: true, fatal: false },
   erp_rejected: { retryable: false, fatal: false },
   erp_parse: { retryable: false, fatal: false },
+  // Redis (the daemon's queues)
+  redis_unavailable: { retryable: true, fatal: false },
   // local store
   store_failure: { retryable: false, fatal: true },
 } as const satisfies Record<string, { retryable: boolean; fatal: boolean }>;
