@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfigFile } from '../../../src/config.js';
+import type { DaemonStatus } from '../../../src/queue/daemonStatus.js';
 import { runCli } from '../../support/cli.js';
 import { freePort, startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
 
@@ -74,16 +75,16 @@ describe('erp-sync status (daemon part)', () => {
   it('shows queue counts, schedules with their next run, and "off"', async () => {
     const result = await runCli(['status', '--config', configFile, '--json'], env());
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { daemon: Record<string, any> };
+    const report = JSON.parse(result.stdout) as { daemon: DaemonStatus };
     expect(report.daemon.reachable).toBe(true);
     expect(report.daemon.paused).toBeNull();
-    expect(report.daemon.queues.runs.counts).toMatchObject({ waiting: 0, active: 0, failed: 0 });
+    expect(report.daemon.queues.runs!.counts).toMatchObject({ waiting: 0, active: 0, failed: 0 });
     expect(report.daemon.pipelines.catalog).toMatchObject({
       schedule: 'off',
       nextRun: null,
       lagSeconds: null,
     });
-    const next = Date.parse(report.daemon.pipelines.stock.nextRun);
+    const next = Date.parse(report.daemon.pipelines.stock.nextRun ?? '');
     expect(next).toBeGreaterThan(Date.now() - 1000);
     expect(next).toBeLessThanOrEqual(Date.now() + 11_000);
   });
