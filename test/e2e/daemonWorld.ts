@@ -35,12 +35,19 @@ export interface WorldOptions {
   schedules?: Record<string, string>;
   config?: Record<string, unknown>;
   faults?: string;
+  /** BULK-000001... simple products with stock 0 on the platform. */
+  extraProducts?: number;
 }
 
 /** A private Redis, the sandbox (demo data), a drop folder and a config file for `erp-sync start`. */
 export async function startDaemonWorld(options: WorldOptions = {}): Promise<DaemonWorld> {
   const redis = await startPrivateRedis();
-  const sandbox = await startSandbox({ seed: 'demo', recordBodies: false, faults: options.faults ?? null });
+  const sandbox = await startSandbox({
+    seed: 'demo',
+    recordBodies: false,
+    faults: options.faults ?? null,
+    extraProducts: options.extraProducts ?? 0,
+  });
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-daemon-'));
   const erpDir = join(dir, 'erp');
   mkdirSync(erpDir);
@@ -90,6 +97,18 @@ export async function startDaemonWorld(options: WorldOptions = {}): Promise<Daem
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** GET on the daemon's ops server: status and body text. */
+export async function opsGet(url: string, path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}${path}`);
+  return { status: response.status, text: await response.text() };
+}
+
+/** The value of an unlabelled metric in a /metrics text, or null. */
+export function metricValue(text: string, name: string): number | null {
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : null;
 }
 
 /** Stock per SKU of simple products on the platform, read through the API. */
