@@ -28,8 +28,10 @@ export function failureOfSummary(summary: RunSummary): JobFailure | null {
   if (summary.error === undefined) return null;
   const structured = (summary as { failure?: { code: string; kind: FailureKind; message: string } }).failure;
   if (structured && typeof structured === 'object') return { ...structured };
-  const match = /^([a-z_]+): /.exec(summary.error);
-  const code = match?.[1] ?? 'internal';
+  // "50 item(s) not confirmed: api_rate_limited: ..." names its cause after a prefix.
+  const code =
+    Object.keys(ERROR_CATALOGUE).find((name) => new RegExp(`\\b${name}: `).test(summary.error!)) ??
+    'internal';
   const kind: FailureKind = summary.fatal ? 'fatal' : kindOfCode(code);
   return { kind, code, message: summary.error };
 }
