@@ -15,7 +15,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# --omit=optional as well: typescript is "devOptional" (an optional peer of valibot, which Bull
+# Board uses), so --omit=dev alone would ship it. The optional msgpackr-extract is only a faster
+# native codec that msgpackr replaces with plain JavaScript.
+RUN npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
 COPY bin ./bin
 COPY config/sample ./config/sample
 

@@ -109,7 +109,8 @@ export function createMetrics(): Metrics {
       if (summary.dryRun) return;
       for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
         const value = summary[field];
-        if (typeof value === 'number' && value >= 0) items.inc({ pipeline: summary.pipeline, outcome }, value);
+        if (typeof value === 'number' && value >= 0)
+          items.inc({ pipeline: summary.pipeline, outcome }, value);
       }
     },
     recordApiResponse(info) {

@@ -1,4 +1,10 @@
-export { createMetrics, ITEM_OUTCOMES, NO_RESPONSE_STATUS, QUEUE_STATES, type Metrics } from './createMetrics.js';
+export {
+  createMetrics,
+  ITEM_OUTCOMES,
+  NO_RESPONSE_STATUS,
+  QUEUE_STATES,
+  type Metrics,
+} from './createMetrics.js';
 export {
   DASHBOARD_PASSWORD_ENV,
   DEFAULT_OPS_HOST,

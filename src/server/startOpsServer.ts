@@ -142,7 +142,10 @@ async function refreshQueueCounts(queues: Queue[], metrics: Metrics, log: Logger
         ]);
         metrics.setQueueJobs(queue.name, counts);
       } catch (error) {
-        log.debug({ queue: queue.name, err: error }, 'queue counts unavailable; /metrics keeps the last ones');
+        log.debug(
+          { queue: queue.name, err: error },
+          'queue counts unavailable; /metrics keeps the last ones',
+        );
       } finally {
         clearTimeout(timer);
       }

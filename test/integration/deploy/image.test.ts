@@ -136,10 +136,12 @@ const inRoot = (containerPath: string): string => join(root, containerPath);
 
 function productionNodeModules(target: string): void {
   const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { dev?: boolean }>;
+    packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean }>;
   };
+  // what `npm prune --omit=dev --omit=optional` keeps
   for (const [key, meta] of Object.entries(lock.packages)) {
-    if (!key.startsWith('node_modules/') || key.slice(13).includes('/node_modules/') || meta.dev) continue;
+    const omitted = meta.dev || meta.optional || meta.devOptional;
+    if (!key.startsWith('node_modules/') || key.slice(13).includes('/node_modules/') || omitted) continue;
     const link = join(target, key.slice(13));
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(join(PROJECT_ROOT, key), link);
@@ -282,7 +284,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       .map((i) => i.args);
     expect(buildRuns.join('\n')).toMatch(/apt-get install -y --no-install-recommends python3 make g\+\+/);
     expect(buildRuns).toContain('npm ci --no-audit --no-fund');
-    expect(buildRuns.join('\n')).toMatch(/npm run build && npm prune --omit=dev/);
+    expect(buildRuns.join('\n')).toMatch(/npm run build && npm prune --omit=dev --omit=optional/);
 
     const runtime = instructions.filter((i) => i.stage === 'runtime');
     const user = runtime.filter((i) => i.keyword === 'USER').at(-1)?.args;
