@@ -1,4 +1,4 @@
-import { createTask, type ScheduledTask } from 'node-cron';
+import { createTask, parse, type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import { SCHEDULED_PIPELINES, type SchedulesConfig } from './daemonConfigSchema.js';
 import type { PipelineName } from './jobTypes.js';
@@ -15,7 +15,7 @@ export function enabledPipelines(schedules: SchedulesConfig): PipelineName[] {
   return SCHEDULED_PIPELINES.filter((pipeline) => schedules[pipeline] !== 'off');
 }
 
-/** When each pipeline fires next, computed from the expressions alone (for `status` in another process). */
+/** When each pipeline fires next after `from`, from the expressions alone (for `status` in another process). */
 export function nextRunsOf(
   schedules: SchedulesConfig,
   from = new Date(),
@@ -23,16 +23,33 @@ export function nextRunsOf(
   const out = {} as Record<PipelineName, string | null>;
   for (const pipeline of SCHEDULED_PIPELINES) {
     const expression = schedules[pipeline];
-    if (expression === 'off') {
-      out[pipeline] = null;
-      continue;
-    }
-    const task = createTask(expression, () => undefined);
-    const next = task.getNextRuns(1).find((date) => date > from) ?? task.getNextRun();
-    out[pipeline] = next ? next.toISOString() : null;
-    void task.destroy();
+    out[pipeline] = expression === 'off' ? null : (nextRun(expression, from)?.toISOString() ?? null);
   }
   return out;
+}
+
+const SEARCH_DAYS = 400;
+
+/** The first time after `from` that the expression matches (local time, as node-cron fires), within about a year. */
+export function nextRun(expression: string, from: Date): Date | null {
+  const fields = parse(expression);
+  const task = createTask(expression, () => undefined);
+  try {
+    const day = new Date(from.getFullYear(), from.getMonth(), from.getDate());
+    for (let d = 0; d < SEARCH_DAYS; d++, day.setDate(day.getDate() + 1)) {
+      for (const hour of fields.hour) {
+        for (const minute of fields.minute) {
+          for (const second of fields.second) {
+            const at = new Date(day.getFullYear(), day.getMonth(), day.getDate(), hour, minute, second);
+            if (at > from && task.match(at)) return at;
+          }
+        }
+      }
+    }
+    return null;
+  } finally {
+    void task.destroy();
+  }
 }
 
 /**
