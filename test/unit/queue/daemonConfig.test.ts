@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseConfig } from '../../../src/config.js';
+import type { ConfigError} from '../../../src/config.js';
+import { loadConfig, parseConfig } from '../../../src/config.js';
 
 const base = {
   api: { baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: 'k' },
