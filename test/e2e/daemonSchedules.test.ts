@@ -49,4 +49,41 @@ describe('erp-sync start', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(10_000 + 3_000);
     expect(daemon.stderr()).not.toContain(world.env.CMS_API_KEY);
   });
+
+  it('exits 0 on SIGTERM within shutdownGraceSeconds while a push is running, and a restart finishes the work', async () => {
+    world = await startDaemonWorld({
+      extraProducts: 1000,
+      faults: 'latency=150-250',
+      config: { sync: { batchSize: 20, concurrency: 1 }, shutdownGraceSeconds: 3 },
+    });
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      sku: `BULK-${String(i + 1).padStart(6, '0')}`,
+      quantity: i + 1,
+    }));
+    world.writeStock(rows);
+    const daemon = await world.start();
+    await eventually('pushes under way', () =>
+      world!.sandbox.requestLog.entries().some((entry) => entry.path.endsWith('/stock/bulk')),
+    );
+    const stoppedAt = Date.now();
+    daemon.kill('SIGTERM');
+    const exit = await daemon.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - stoppedAt).toBeLessThan(3_000 + 2_000);
+    expect(daemon.stderr()).toContain('shutting down');
+
+    world.sandbox.setFaults(null);
+    const again = await world.start();
+    await eventually(
+      'the platform equal to the files after the restart',
+      async () => {
+        const platform = await platformStock(world!.api);
+        return rows.every((row) => platform.get(row.sku) === row.quantity);
+      },
+      30_000,
+      1_000,
+    );
+    again.kill('SIGTERM');
+    expect((await again.exited).code).toBe(0);
+  }, 60_000);
 });
