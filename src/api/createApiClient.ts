@@ -14,7 +14,7 @@ import {
   type ApiRecord,
   type ApiReturn,
 } from './schemas.js';
-import { Transport, type TransportOptions } from './transport.js';
+import { HttpTransport, type ResponseInfo, type Transport, type TransportOptions } from './transport.js';
 
 export type ApiClientOptions = TransportOptions;
 
@@ -38,6 +38,13 @@ export interface ApiClient {
   languages: ListApi<ApiRecord>;
   countries: ListApi<ApiRecord>;
   /**
+   * A view of this client whose calls are also reported to `onResponse` (after any hooks of this
+   * view), sharing its connection pool. One run of a pipeline counts its own requests through
+   * such a view while other runs use the same client at the same time. A view's close() does
+   * nothing: the client that made it owns the pool.
+   */
+  observe(onResponse: (info: ResponseInfo) => void): ApiClient;
+  /**
    * Ends retry waits at once (those calls reject with their last error), lets requests on the wire
    * finish, then closes the connection pool. Later calls reject at once.
    */
@@ -47,7 +54,23 @@ export interface ApiClient {
 /** The typed API v2 client. The only module that knows URLs, headers and error bodies. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   if (!options.apiKey) throw new TypeError('createApiClient: apiKey is required');
-  const transport = new Transport(options);
+  const transport = new HttpTransport(options);
+  return clientOver(transport, () => transport.close());
+}
+
+function observed(transport: Transport, onResponse: (info: ResponseInfo) => void): Transport {
+  return {
+    send: (spec, hooks) =>
+      transport.send(spec, {
+        onResponse: (info) => {
+          hooks?.onResponse?.(info);
+          onResponse(info);
+        },
+      }),
+  };
+}
+
+function clientOver(transport: Transport, close: () => Promise<void>): ApiClient {
   const categories = readApi(transport, 'categories', '/categories', apiCategorySchema);
   const offers = readApi(transport, 'offers', '/offers', apiOfferSchema);
   return {
@@ -68,6 +91,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     currencies: listApi(transport, 'currencies', '/general/currencies', apiObjectSchema),
     languages: listApi(transport, 'languages', '/general/languages', apiObjectSchema),
     countries: listApi(transport, 'countries', '/general/countries', apiObjectSchema),
-    close: () => transport.close(),
+    observe: (onResponse) => clientOver(observed(transport, onResponse), () => Promise.resolve()),
+    close,
   };
 }

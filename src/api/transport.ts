@@ -69,6 +69,16 @@ export interface ApiResponse {
   context: RequestContext;
 }
 
+/** Per-call hooks: a run's own observer, called besides the client-wide `onResponse`. */
+export interface CallHooks {
+  onResponse?: (info: ResponseInfo) => void;
+}
+
+/** What the resources need from a transport: one call at a time, with optional per-call hooks. */
+export interface Transport {
+  send(spec: RequestSpec, hooks?: CallHooks): Promise<ApiResponse>;
+}
+
 function buildQuery(query: Record<string, QueryValue> | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -84,7 +94,7 @@ function buildQuery(query: Record<string, QueryValue> | undefined): string {
  * Auth, keep-alive pool, per-attempt timeout, retries, request ids and logging. The only code that
  * touches the network; everything above it speaks RequestSpec and parsed bodies.
  */
-export class Transport {
+export class HttpTransport implements Transport {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #headers: Record<string, string>;
@@ -142,7 +152,7 @@ export class Transport {
   }
 
   /** Sends the request, retrying what is safe to retry; resolves with a 2xx response or throws an ApiError. */
-  async send(spec: RequestSpec): Promise<ApiResponse> {
+  async send(spec: RequestSpec, hooks: CallHooks = {}): Promise<ApiResponse> {
     this.#signal?.throwIfAborted();
     if (this.#stop.signal.aborted) {
       throw new ErpSyncError('internal', `${spec.method} ${spec.route}: the API client is closed`);
@@ -152,7 +162,13 @@ export class Transport {
     return withRetries(
       (attempt) => {
         const remaining = this.#retry.deadlineMs - (performance.now() - startedAt);
-        return this.#attempt(spec, requestId, attempt, Math.max(1, Math.min(this.#timeoutMs, remaining)));
+        return this.#attempt(
+          spec,
+          requestId,
+          attempt,
+          Math.max(1, Math.min(this.#timeoutMs, remaining)),
+          hooks,
+        );
       },
       this.#retry,
       (error, attempt, delayMs) => {
@@ -178,6 +194,7 @@ export class Transport {
     requestId: string,
     attempt: number,
     timeoutMs: number,
+    hooks: CallHooks,
   ): Promise<ApiResponse> {
     const context: RequestContext = { method: spec.method, path: spec.path, route: spec.route, requestId };
     const headers: Record<string, string> = { ...this.#headers, 'x-request-id': requestId };
@@ -237,10 +254,10 @@ export class Transport {
           '',
         );
       }
-      this.#report(spec, requestId, attempt, started, status);
+      this.#report(spec, requestId, attempt, started, status, hooks);
       return { status, body: body ?? null, context: { ...context, status } };
     } catch (error) {
-      this.#report(spec, requestId, attempt, started, status, error);
+      this.#report(spec, requestId, attempt, started, status, hooks, error);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -254,6 +271,7 @@ export class Transport {
     attempt: number,
     started: number,
     status: number | null,
+    hooks: CallHooks,
     error?: unknown,
   ): void {
     const durationMs = Math.round((performance.now() - started) * 10) / 10;
@@ -270,17 +288,19 @@ export class Transport {
       },
       'API call',
     );
-    if (this.#onResponse) {
+    const info: ResponseInfo = {
+      method: spec.method,
+      path: spec.path,
+      route: spec.route,
+      status,
+      durationMs,
+      attempt,
+      ...(errorCode ? { errorCode } : {}),
+    };
+    for (const hook of [this.#onResponse, hooks.onResponse]) {
+      if (!hook) continue;
       try {
-        this.#onResponse({
-          method: spec.method,
-          path: spec.path,
-          route: spec.route,
-          status,
-          durationMs,
-          attempt,
-          ...(errorCode ? { errorCode } : {}),
-        });
+        hook(info);
       } catch (hookError) {
         this.#logger.warn({ err: hookError }, 'onResponse hook threw');
       }

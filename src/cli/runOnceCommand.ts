@@ -3,9 +3,11 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { orderPreviewTitle } from '../sync/ordersPipelineRun.js';
-import { getPipeline, pipelineNames } from '../sync/registry.js';
+import { isPipelineName, PIPELINE_ORDER } from '../sync/pipelineNames.js';
+import { describeFailure } from '../sync/runFailure.js';
+import { runPipeline } from '../sync/runPipeline.js';
 import { formatSummaryTable } from '../sync/summary.js';
-import type { RunSummary } from '../sync/types.js';
+import type { RunFailure, RunSummary } from '../sync/types.js';
 import { createProgressReporter } from './progress.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
@@ -19,14 +21,15 @@ export interface RunOnceOptions {
 
 /** Runs the pipelines inline, one after the other; a fatal error stops the rest. Returns the exit code. */
 export async function runOnce(options: RunOnceOptions): Promise<number> {
-  const names = options.only?.length ? options.only : pipelineNames();
-  const unknown = names.filter((name) => !getPipeline(name));
+  const asked = options.only?.length ? options.only : PIPELINE_ORDER;
+  const unknown = asked.filter((name) => !isPipelineName(name));
   if (unknown.length) {
     process.stderr.write(
-      `erp-sync: unknown pipeline(s) ${unknown.join(', ')}; known: ${pipelineNames().join(', ')}\n`,
+      `erp-sync: unknown pipeline(s) ${unknown.join(', ')}; known: ${PIPELINE_ORDER.join(', ')}\n`,
     );
     return 64;
   }
+  const names = asked.filter(isPipelineName);
   endQuietlyOnClosedPipe();
   const config = loadConfig({ file: options.configFile });
   const logger = createLogger({ level: config.log.level });
@@ -36,16 +39,18 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  const ctx = createSyncContext(config, logger, {
-    onProgress: (event) => progress.onProgress(event),
-    signal: abort.signal,
-  });
+  const ctx = createSyncContext(config, logger);
   const summaries: RunSummary[] = [];
   try {
     for (const name of names) {
-      const summary = await getPipeline(name)!(ctx, { full: options.full, dryRun: options.dryRun });
+      const summary = await runPipeline(name, ctx, {
+        full: options.full,
+        dryRun: options.dryRun,
+        onProgress: (event) => progress.onProgress(event),
+        signal: abort.signal,
+      });
       summaries.push(summary);
-      if (summary.fatal || abort.signal.aborted) break;
+      if (summary.error?.kind === 'fatal' || abort.signal.aborted) break;
       if (unreachable(summary)) {
         // Every further pipeline would spend its retries on the same dead address.
         const rest = names.slice(names.indexOf(name) + 1);
@@ -66,10 +71,10 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
 
   if (options.json) process.stdout.write(`${JSON.stringify({ summaries }, null, 2)}\n`);
   else process.stdout.write(`${formatSummaryTable(summaries)}\n${formatPreviews(summaries)}`);
-  const fatal = summaries.find((summary) => summary.fatal);
-  if (fatal) {
+  const fatal = summaries.find((summary) => summary.error?.kind === 'fatal');
+  if (fatal?.error) {
     process.stderr.write(
-      `erp-sync: ${fatal.pipeline} stopped: ${fatal.error}\n${hintFor(fatal.error ?? '')}`,
+      `erp-sync: ${fatal.pipeline} stopped: ${describeFailure(fatal.error)}\n${hintFor(fatal.error)}`,
     );
     return 2;
   }
@@ -91,11 +96,11 @@ function formatPreviews(summaries: RunSummary[]): string {
 
 /** Nothing went through and the API could not be reached at all (after the client's retries). */
 function unreachable(summary: RunSummary): boolean {
-  return summary.applied === 0 && /\bapi_network: /.test(summary.error ?? '');
+  return summary.applied === 0 && summary.error?.code === 'api_network';
 }
 
-function hintFor(error: string): string {
-  if (error.startsWith('api_auth')) {
+function hintFor(error: RunFailure): string {
+  if (error.code === 'api_auth') {
     return 'erp-sync: the platform refused the API key; check api.apiKey (or CMS_API_KEY) and the account, then run again.\n';
   }
   return '';
@@ -105,7 +110,7 @@ export function registerRunOnceCommand(program: Command): void {
   program
     .command('run-once')
     .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
-    .option('--only <pipelines>', `comma-separated subset of: ${pipelineNames().join(', ')}`)
+    .option('--only <pipelines>', `comma-separated subset of: ${PIPELINE_ORDER.join(', ')}`)
     .option('--full', 'ignore fingerprints and send everything', false)
     .option('--dry-run', 'send and write nothing; show what would be sent', false)
     .option('--json', 'print the summaries as JSON', false)

@@ -4,7 +4,7 @@ import { createLogger } from '../logger.js';
 import { createDaemon } from '../queue/createDaemon.js';
 import { createMetrics, DASHBOARD_PASSWORD_ENV, startOpsServer } from '../server/index.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
-import { runPipelineByName } from '../queue/runPipelineByName.js';
+import { runPipeline } from '../sync/runPipeline.js';
 
 /**
  * `erp-sync start`: the daemon in the foreground. Prints one JSON line on stdout once Redis is
@@ -21,7 +21,7 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
     config,
     logger,
     ctx,
-    runPipeline: runPipelineByName,
+    runPipeline,
     onRun: (summary) => metrics.recordRun(summary),
     onPausedChange: (paused) => metrics.setPaused(paused),
   });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
 import { openStore, type Store } from '../store/index.js';
-import { pipelineNames } from '../sync/registry.js';
+import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
@@ -40,7 +40,7 @@ export function buildStatusReport(store: Store): StatusReport {
   const orders = store.orders;
   const erpOrders: Record<string, number> = {};
   for (const record of orders.outgoing.list()) erpOrders[record.state] = (erpOrders[record.state] ?? 0) + 1;
-  const pipelines = pipelineNames();
+  const pipelines = PIPELINE_ORDER;
   return {
     store: store.path,
     pipelines: pipelines.map((pipeline) => {

@@ -129,14 +129,12 @@ async function waitForRuns(
           failedReason: null,
         };
         const progress = view.progress ?? view.summary ?? { read: 0, sent: 0, applied: 0 };
-        bar
-          .get(job.id)
-          ?.update(0, {
-            state: view.state,
-            read: progress.read,
-            sent: progress.sent,
-            applied: progress.applied,
-          });
+        bar.get(job.id)?.update(0, {
+          state: view.state,
+          read: progress.read,
+          sent: progress.sent,
+          applied: progress.applied,
+        });
         if (['completed', 'failed', 'missing'].includes(view.state)) done.set(job.id, view);
       }
       if (done.size < jobs.length) await new Promise((resolve) => setTimeout(resolve, POLL_MS));

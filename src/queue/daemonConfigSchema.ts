@@ -1,16 +1,11 @@
 import { validate as validateCron } from 'node-cron';
 import { z } from 'zod';
+import { PIPELINE_ORDER, type PipelineName } from '../sync/pipelineNames.js';
 
 /** The daemon's part of the configuration (issue 10); src/config.ts composes it into the whole. */
 
-export const SCHEDULED_PIPELINES = [
-  'catalog',
-  'orders',
-  'stock',
-  'prices',
-  'feedback',
-  'erp-orders',
-] as const;
+/** Every pipeline has a schedule. */
+export const SCHEDULED_PIPELINES = PIPELINE_ORDER;
 
 const cronOrOff = z
   .string()
@@ -30,7 +25,7 @@ export const DEFAULT_SCHEDULES = {
   prices: '*/15 * * * *',
   feedback: '* * * * *',
   'erp-orders': '*/5 * * * *',
-} as const satisfies Record<(typeof SCHEDULED_PIPELINES)[number], string>;
+} as const satisfies Record<PipelineName, string>;
 
 export const redisSchema = z
   .strictObject({

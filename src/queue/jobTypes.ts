@@ -1,7 +1,7 @@
 import type { RunSummary } from '../sync/types.js';
-import type { SCHEDULED_PIPELINES } from './daemonConfigSchema.js';
+import type { PipelineName } from '../sync/pipelineNames.js';
 
-export type PipelineName = (typeof SCHEDULED_PIPELINES)[number];
+export type { PipelineName };
 
 /** The queues: scans/polls of every pipeline, push batches, order imports. */
 export const QUEUE_NAMES = ['runs', 'pushes', 'imports'] as const;

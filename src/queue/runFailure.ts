@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import { ERROR_CATALOGUE, isErpSyncError, type ErrorCode } from '../domain/errors.js';
+import { isErpSyncError, type ErrorCode } from '../domain/errors.js';
 import type { RunSummary } from '../sync/types.js';
 
 /** How a failed run or job is handled (invariant 8). */
@@ -16,24 +16,11 @@ export interface JobFailure {
 /** When a 429 carried no usable Retry-After. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 5_000;
 
-function kindOfCode(code: string): FailureKind {
-  const entry = (ERROR_CATALOGUE as Record<string, { retryable: boolean; fatal: boolean }>)[code];
-  if (!entry) return 'permanent';
-  if (entry.fatal) return 'fatal';
-  return entry.retryable ? 'retryable' : 'permanent';
-}
-
 /** The failure a run summary reports, or null when the run ended well. */
 export function failureOfSummary(summary: RunSummary): JobFailure | null {
   if (summary.error === undefined) return null;
-  const structured = (summary as { failure?: { code: string; kind: FailureKind; message: string } }).failure;
-  if (structured && typeof structured === 'object') return { ...structured };
-  // "50 item(s) not confirmed: api_rate_limited: ..." names its cause after a prefix.
-  const code =
-    Object.keys(ERROR_CATALOGUE).find((name) => new RegExp(`\\b${name}: `).test(summary.error!)) ??
-    'internal';
-  const kind: FailureKind = summary.fatal ? 'fatal' : kindOfCode(code);
-  return { kind, code, message: summary.error };
+  const { code, kind, message } = summary.error;
+  return { code, kind, message: `${code}: ${message}` };
 }
 
 /** The failure a thrown error stands for (errors we did not make are bugs: permanent). */

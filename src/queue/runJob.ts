@@ -46,8 +46,12 @@ export function defineRunJob(name: JobName, pipeline: PipelineName): RunJobKind 
         job.updateProgress({ ...progress }).catch(() => undefined);
       };
       const stop = signal ? AbortSignal.any([runtime.shutdown, signal]) : runtime.shutdown;
-      const ctx = { ...runtime.ctx, onProgress, signal: stop };
-      const summary = await runtime.runPipeline(pipeline, ctx, { full: job.data.full, dryRun: false });
+      const summary = await runtime.runPipeline(pipeline, runtime.ctx, {
+        full: job.data.full,
+        dryRun: false,
+        onProgress,
+        signal: stop,
+      });
       runtime.recordRun(summary);
       const failure = failureOfSummary(summary);
       if (failure) await handleFailure(failure, queue, runtime);

@@ -1,12 +1,11 @@
-import { performance } from 'node:perf_hooks';
 import type { ApiProduct } from '../api/schemas.js';
-import { ErpSyncError, isErpSyncError } from '../domain/errors.js';
+import { ErpSyncError } from '../domain/errors.js';
 import { itemKeyString } from '../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
 import { isRefusedFingerprint, pricesMatch, stockMatches, type PriceValues } from './fingerprint.js';
-import { emptySummary, failRun, finishRun } from './summary.js';
+import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const CATALOG_CURSOR = 'catalog.products';
@@ -59,41 +58,33 @@ function platformItems(product: ApiProduct): PlatformItem[] {
  * so the fingerprint is dropped and the next scan re-asserts the ERP value. A SKU we had marked
  * "not on the platform" that shows up is cleared and pushed by the next scan.
  */
-export async function runCatalog(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+export function runCatalog(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runInFrame('catalog', ctx, options, scanCatalog);
+}
+
+async function scanCatalog(run: PipelineRun): Promise<void> {
+  const { ctx, options, summary } = run;
   const { store, config } = ctx;
-  const started = performance.now();
   const scanStartedAt = Date.now();
-  const summary = emptySummary('catalog', options);
   summary.extra = { links: 0, changedOnPlatform: 0, appeared: 0 };
-  const requestsBefore = { ...ctx.requests };
-  const log = ctx.logger.child({ pipeline: 'catalog' });
   const previous = store.cursors.get(CATALOG_CURSOR);
   const from = options.full ? undefined : scanFrom(previous, config.sync.catalog.overlapSeconds);
   const tracker = new CursorTracker();
-  const runId = options.dryRun ? undefined : store.runs.start('catalog', { ...options, from: from ?? null });
-
-  try {
-    const products = ctx.client.products.iterate(from ? { updated_after: from } : {});
-    for await (const page of batches(products, config.sync.catalog.perPage)) {
-      if (ctx.signal?.aborted)
-        throw new ErpSyncError(
-          'internal',
-          'interrupted (SIGINT/SIGTERM) before the scan completed; the cursor stays',
-        );
-      summary.read += page.length;
-      for (const product of page) tracker.see(product.updated_at);
-      handlePage(ctx, options, page, summary, previous);
-      ctx.onProgress?.({ pipeline: 'catalog', read: summary.read, sent: 0, applied: summary.applied });
-    }
-    // Acknowledge before forgetting: the cursor moves only after every page was handled.
-    const next = tracker.next(previous, scanStartedAt);
-    if (!options.dryRun && next && next !== previous) store.cursors.set(CATALOG_CURSOR, next);
-  } catch (error) {
-    failRun(log, summary, error, isErpSyncError(error) && error.fatal);
-  } finally {
-    finishRun(ctx, summary, { started, requestsBefore, runId });
+  const products = ctx.client.products.iterate(from ? { updated_after: from } : {});
+  for await (const page of batches(products, config.sync.catalog.perPage)) {
+    if (options.signal?.aborted)
+      throw new ErpSyncError(
+        'internal',
+        'interrupted (SIGINT/SIGTERM) before the scan completed; the cursor stays',
+      );
+    summary.read += page.length;
+    for (const product of page) tracker.see(product.updated_at);
+    handlePage(ctx, options, page, summary, previous);
+    run.progress();
   }
-  return summary;
+  // Acknowledge before forgetting: the cursor moves only after every page was handled.
+  const next = tracker.next(previous, scanStartedAt);
+  if (!options.dryRun && next && next !== previous) store.cursors.set(CATALOG_CURSOR, next);
 }
 
 function handlePage(

@@ -5,25 +5,23 @@ import type { Config } from '../config.js';
 import { createErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
 import { createOrderReservations } from './reservations.js';
-import type { ReservationSource, RequestCounter, SyncContext } from './types.js';
-
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+import type { ReservationSource, SyncContext } from './types.js';
 
 export interface CreateSyncContextOptions {
   reservations?: ReservationSource;
-  onProgress?: SyncContext['onProgress'];
-  signal?: AbortSignal;
   /** Also told about every API attempt (e.g. the daemon's Prometheus metrics). */
   onResponse?: (info: ResponseInfo) => void;
 }
 
-/** Builds the client, the ERP adapter and the store from the validated configuration. */
+/**
+ * Builds the client, the ERP adapter and the store from the validated configuration: once per
+ * process, shared by its runs (each run counts its own requests through a view of the client).
+ */
 export function createSyncContext(
   config: Config,
   logger: Logger,
   options: CreateSyncContextOptions = {},
 ): SyncContext {
-  const requests: RequestCounter = { total: 0, writes: 0 };
   const client = createApiClient({
     baseUrl: config.api.baseUrl,
     apiKey: config.api.apiKey,
@@ -33,11 +31,7 @@ export function createSyncContext(
     retries: config.api.retries,
     deadlineMs: config.api.deadlineMs,
     logger: logger.child({ module: 'api' }),
-    onResponse: (info) => {
-      requests.total += 1;
-      if (WRITE_METHODS.has(info.method.toUpperCase())) requests.writes += 1;
-      options.onResponse?.(info);
-    },
+    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
   });
   const store = openStore(config.store.path);
   let erp;
@@ -53,14 +47,11 @@ export function createSyncContext(
     store,
     config,
     logger,
-    requests,
     reservations:
       options.reservations ??
       (config.orders.oversellGuard.enabled
         ? createOrderReservations({ client, store, config, logger: logger.child({ module: 'reservations' }) })
         : undefined),
-    onProgress: options.onProgress,
-    signal: options.signal,
   };
 }
 

@@ -7,7 +7,8 @@ import type { OutgoingOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
-import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra, isRefusal } from './ordersPipelineRun.js';
+import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 /** POSTs of one order per run at most; an order whose outcome stays unknown is looked up next run. */
@@ -20,8 +21,8 @@ const MAX_CREATE_ATTEMPTS = 3;
  * POST, so a lost reply never becomes a second order.
  */
 export function runErpOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runOrderPipeline(ctx, 'erp-orders', options, (summary, lease) =>
-    createErpOrders(ctx, options, summary, lease),
+  return runInFrame('erp-orders', ctx, options, (run) =>
+    createErpOrders(run.ctx, options, run.summary, run.lease),
   );
 }
 
@@ -33,7 +34,7 @@ async function createErpOrders(
 ): Promise<void> {
   const repos = orderRepositoriesOf(ctx.store);
   for await (const item of ctx.erp.outgoingOrders(null)) {
-    if (ctx.signal?.aborted) break;
+    if (options.signal?.aborted) break;
     summary.read += 1;
     const row = item.row;
     if (!row.ok) {

@@ -5,7 +5,8 @@ import type { RecordSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
-import { countExtra, isRefusal, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra, isRefusal } from './ordersPipelineRun.js';
+import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const FEEDBACK_CHECKPOINT = 'feedback.events';
@@ -18,9 +19,7 @@ export const FEEDBACK_CHECKPOINT = 'feedback.events';
  * the run at that event, which is tried again next run.
  */
 export function runFeedback(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runOrderPipeline(ctx, 'feedback', options, (summary, lease) =>
-    applyEvents(ctx, options, summary, lease),
-  );
+  return runInFrame('feedback', ctx, options, (run) => applyEvents(run.ctx, options, run.summary, run.lease));
 }
 
 async function applyEvents(
@@ -33,7 +32,7 @@ async function applyEvents(
   await retryWaiting(ctx, options, summary, lease);
   const checkpoint = ctx.store.cursors.get(FEEDBACK_CHECKPOINT);
   for await (const item of ctx.erp.orderEvents(options.full ? null : checkpoint)) {
-    if (ctx.signal?.aborted) break;
+    if (options.signal?.aborted) break;
     summary.read += 1;
     const advance = () => {
       if (!options.dryRun) ctx.store.cursors.set(FEEDBACK_CHECKPOINT, item.checkpoint);
@@ -77,7 +76,7 @@ async function retryWaiting(
 ): Promise<void> {
   if (options.dryRun) return;
   for (const waiting of orderRepositoriesOf(ctx.store).events.waiting()) {
-    if (ctx.signal?.aborted) return;
+    if (options.signal?.aborted) return;
     if (resolveOrderId(ctx, waiting.event) === null) {
       countExtra(summary, 'waiting');
       continue;

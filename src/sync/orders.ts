@@ -1,14 +1,14 @@
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
-import type { Lease } from './lease.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { scanForUnseenOrders, type ListedOrder, type ScanResult } from './orderPoll.js';
-import { countExtra, runOrderPipeline } from './ordersPipelineRun.js';
+import { countExtra } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
 import { nextOrderChange } from './orderChanges.js';
 import { createPool } from './pool.js';
 import { erpOriginIds } from './reservations.js';
+import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
@@ -21,17 +21,11 @@ type Listed = ListedOrder & { order: ApiOrder };
  * imported orders (cancelled, paid, returned) to the ERP once per change.
  */
 export function runOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runOrderPipeline(ctx, 'orders', options, (summary, lease) =>
-    pollOrders(ctx, options, summary, lease),
-  );
+  return runInFrame('orders', ctx, options, pollOrders);
 }
 
-async function pollOrders(
-  ctx: SyncContext,
-  options: RunOptions,
-  summary: RunSummary,
-  lease: Lease,
-): Promise<void> {
+async function pollOrders(run: PipelineRun): Promise<void> {
+  const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
   const { scan, skipped } = await discoverOrders(ctx, {
     dryRun: options.dryRun,
@@ -46,7 +40,7 @@ async function pollOrders(
   }
   countExtra(summary, 'skipped', skipped);
 
-  await importQueued(ctx, summary, lease);
+  await importQueued(run);
 
   // Changes of imported orders met on the pages just read cost no extra list request.
   for (const listed of scan.known) {
@@ -114,7 +108,8 @@ export async function discoverOrders(
 }
 
 /** Imports the queued orders and the parked ones due for a retry, a few at once. */
-async function importQueued(ctx: SyncContext, summary: RunSummary, lease: Lease): Promise<void> {
+async function importQueued(run: PipelineRun): Promise<void> {
+  const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
   const queued = repos.seen.queued();
   const queuedSet = new Set(queued);
@@ -129,7 +124,7 @@ async function importQueued(ctx: SyncContext, summary: RunSummary, lease: Lease)
     if (outcome === 'parked') summary.rejected += 1;
   };
   for (const id of [...queued, ...due]) {
-    if (ctx.signal?.aborted) break;
+    if (options.signal?.aborted) break;
     await pool.submit(async () => {
       lease.assertHeld();
       summary.sent += 1;
@@ -141,12 +136,7 @@ async function importQueued(ctx: SyncContext, summary: RunSummary, lease: Lease)
         summary.failed += 1;
         ctx.logger.warn({ orderId: id, error: describeError(error) }, 'order not imported this run');
       }
-      ctx.onProgress?.({
-        pipeline: 'orders',
-        read: summary.read,
-        sent: summary.sent,
-        applied: summary.applied,
-      });
+      run.progress();
     });
   }
   await pool.drain();

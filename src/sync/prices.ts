@@ -2,7 +2,10 @@ import type { BulkPriceItem } from '../api/inputs.js';
 import { priceRecordReasons } from '../domain/rules.js';
 import { itemKeyString, type PriceRecord } from '../domain/records.js';
 import { priceFingerprint } from './fingerprint.js';
-import { runPush, type PushItem } from './pushPipeline.js';
+import type { PushItem } from './pushBatch.js';
+import { runPush } from './pushPipeline.js';
+import type { PushSpec } from './pushScan.js';
+import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export function validatePrices(record: PriceRecord): string | null {
@@ -19,9 +22,9 @@ function toWire(record: PriceRecord): BulkPriceItem {
   return wire;
 }
 
-/** ERP prices -> platform; only the fields the ERP gives are sent (and fingerprinted); a null sale price clears it. */
-export async function runPrices(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runPush<PriceRecord, BulkPriceItem>(ctx, options, {
+/** ERP prices as push items; only the fields the ERP gives are sent (and fingerprinted); a null sale price clears it. */
+export function pricesPushSpec(ctx: SyncContext): PushSpec<PriceRecord, BulkPriceItem> {
+  return {
     pipeline: 'prices',
     rows: () => ctx.erp.prices(),
     validate: validatePrices,
@@ -32,6 +35,10 @@ export async function runPrices(ctx: SyncContext, options: RunOptions): Promise<
         hash: priceFingerprint(record),
         wire: toWire(record),
       })),
-    send: (items) => ctx.client.products.bulkPrices(items),
-  });
+  };
+}
+
+/** ERP prices -> platform. */
+export function runPrices(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runInFrame('prices', ctx, options, (run) => runPush(run, pricesPushSpec(run.ctx)));
 }

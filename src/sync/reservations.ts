@@ -25,11 +25,11 @@ export function createOrderReservations(deps: {
   logger: Logger;
   now?: () => number;
 }): ReservationSource {
-  const { client, store, config } = deps;
+  const { store, config } = deps;
   const now = deps.now ?? Date.now;
   let fresh: { at: number; units: Promise<Map<string, number>> } | null = null;
 
-  const platformUnits = async (): Promise<Map<string, number>> => {
+  const platformUnits = async (client: ApiClient): Promise<Map<string, number>> => {
     const { seen, outgoing } = orderRepositoriesOf(store);
     const scan = await scanForUnseenOrders<{ id: number; createdAt: string; order: ApiOrder }>(
       async (page) => {
@@ -58,10 +58,10 @@ export function createOrderReservations(deps: {
   };
 
   /** Units per SKU, from the platform and the store, shared by the chunks of one stock run. */
-  const held = (): Promise<Map<string, number>> => {
+  const held = (via: ApiClient): Promise<Map<string, number>> => {
     if (fresh && now() - fresh.at < TTL_MS) return fresh.units;
     const units = (async () => {
-      const placed = await platformUnits();
+      const placed = await platformUnits(via);
       const since = new Date(now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
       const total = orderRepositoriesOf(store).links.heldUnits(since);
       for (const [sku, n] of placed) total.set(sku, (total.get(sku) ?? 0) + n);
@@ -73,10 +73,10 @@ export function createOrderReservations(deps: {
   };
 
   return {
-    async unitsHeld(keys: string[]): Promise<Map<string, number>> {
+    async unitsHeld(keys: string[], client?: ApiClient): Promise<Map<string, number>> {
       const out = new Map<string, number>();
       if (!config.orders.oversellGuard.enabled || keys.length === 0) return out;
-      const units = await held();
+      const units = await held(client ?? deps.client);
       for (const key of keys) {
         // A variant's line carries the variant SKU: `SKU/VARIANT` is matched by either part.
         const variant = key.includes('/') ? key.slice(key.indexOf('/') + 1) : null;

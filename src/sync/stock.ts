@@ -2,7 +2,10 @@ import type { BulkStockItem } from '../api/inputs.js';
 import { stockRecordReasons } from '../domain/rules.js';
 import { itemKeyString, type StockRecord } from '../domain/records.js';
 import { stockFingerprint } from './fingerprint.js';
-import { runPush, type PushItem } from './pushPipeline.js';
+import type { PushItem } from './pushBatch.js';
+import { runPush } from './pushPipeline.js';
+import type { PushSpec } from './pushScan.js';
+import { runInFrame } from './runInFrame.js';
 import { createSafetyBuffer, pushedQuantity } from './safetyBuffer.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
@@ -11,18 +14,20 @@ export function validateStock(record: StockRecord): string | null {
 }
 
 /**
- * ERP stock -> platform, always as an absolute quantity (a replayed batch changes nothing).
+ * ERP stock as push items, always as an absolute quantity (a replayed batch changes nothing).
  * Pushed = ERP quantity - units held by platform orders not yet in the ERP - safety buffer, >= 0.
+ * `ctx` is the run's (its client counts the reservation look-ups for the run).
  */
-export async function runStock(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+export function stockPushSpec(ctx: SyncContext): PushSpec<StockRecord, BulkStockItem> {
   const buffer = createSafetyBuffer(ctx.config.sync.safetyBuffer);
-  return runPush<StockRecord, BulkStockItem>(ctx, options, {
+  return {
     pipeline: 'stock',
     rows: () => ctx.erp.stock(),
     validate: validateStock,
     prepare: async (records) => {
       const keys = records.map(itemKeyString);
-      const held = ctx.reservations && keys.length ? await ctx.reservations.unitsHeld(keys) : undefined;
+      const held =
+        ctx.reservations && keys.length ? await ctx.reservations.unitsHeld(keys, ctx.client) : undefined;
       return records.map((record, index): PushItem<BulkStockItem> => {
         const key = keys[index]!;
         const quantity = pushedQuantity(record.quantity, held?.get(key) ?? 0, buffer(record));
@@ -31,6 +36,10 @@ export async function runStock(ctx: SyncContext, options: RunOptions): Promise<R
         return { key, sku: record.sku, hash: stockFingerprint(quantity), wire };
       });
     },
-    send: (items) => ctx.client.products.bulkStock(items),
-  });
+  };
+}
+
+/** ERP stock -> platform. */
+export function runStock(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
+  return runInFrame('stock', ctx, options, (run) => runPush(run, stockPushSpec(run.ctx)));
 }

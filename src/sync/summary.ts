@@ -1,9 +1,11 @@
-import { performance } from 'node:perf_hooks';
-import type { Logger } from 'pino';
-import { describeError, isErpSyncError } from '../domain/errors.js';
-import type { RequestCounter, RunOptions, RunSummary, SyncContext } from './types.js';
+import type { PipelineName } from './pipelineNames.js';
+import { describeFailure } from './runFailure.js';
+import type { RunOptions, RunSummary } from './types.js';
 
-export function emptySummary(pipeline: string, options: RunOptions): RunSummary {
+export function emptySummary(
+  pipeline: PipelineName,
+  options: Pick<RunOptions, 'full' | 'dryRun'>,
+): RunSummary {
   return {
     pipeline,
     read: 0,
@@ -20,41 +22,6 @@ export function emptySummary(pipeline: string, options: RunOptions): RunSummary 
     dryRun: options.dryRun,
     extra: {},
   };
-}
-
-/**
- * Puts a run's error on its summary and logs it: ERROR only when a person must act, WARN for a
- * transient failure that the next run heals. Our own errors carry a clear message; anything else
- * is a bug, logged with its stack.
- */
-export function failRun(log: Logger, summary: RunSummary, error: unknown, fatal: boolean): void {
-  summary.error = describeError(error);
-  summary.fatal = fatal;
-  const heals = !fatal && isErpSyncError(error) && error.retryable;
-  log[heals ? 'warn' : 'error'](
-    { err: isErpSyncError(error) ? summary.error : error },
-    fatal ? 'run stopped' : heals ? 'run interrupted, redone next run' : 'run failed',
-  );
-}
-
-/** The end of every run: request counts and time on the summary, the run row, the last progress event. */
-export function finishRun(
-  ctx: SyncContext,
-  summary: RunSummary,
-  run: { started: number; requestsBefore: RequestCounter; runId: number | undefined },
-): void {
-  summary.requests = ctx.requests.total - run.requestsBefore.total;
-  summary.writeRequests = ctx.requests.writes - run.requestsBefore.writes;
-  summary.seconds = (performance.now() - run.started) / 1000;
-  if (run.runId !== undefined) {
-    const { preview: _preview, ...counts } = summary;
-    ctx.store.runs.finish(
-      run.runId,
-      summary.error === undefined ? { counts } : { counts, error: summary.error },
-    );
-  }
-  const { pipeline, read, sent, applied } = summary;
-  ctx.onProgress?.({ pipeline, read, sent, applied, done: true });
 }
 
 const COLUMNS: { title: string; value: (s: RunSummary) => string }[] = [
@@ -83,7 +50,8 @@ export function formatSummaryTable(summaries: RunSummary[]): string {
   for (const s of summaries) {
     if (s.failed > 0)
       out.push(`${s.pipeline}: ${s.failed} item(s) not confirmed, they are sent again next run`);
-    if (s.error) out.push(`${s.pipeline}: ${s.fatal ? 'STOPPED: ' : ''}${s.error}`);
+    if (s.error)
+      out.push(`${s.pipeline}: ${s.error.kind === 'fatal' ? 'STOPPED: ' : ''}${describeFailure(s.error)}`);
   }
   return out.join('\n');
 }

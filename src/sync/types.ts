@@ -1,20 +1,23 @@
 import type { Logger } from 'pino';
 import type { ApiClient } from '../api/createApiClient.js';
 import type { Config } from '../config.js';
+import type { ErrorCode } from '../domain/errors.js';
 import type { ErpAdapter } from '../erp/ErpAdapter.js';
 import type { Store } from '../store/index.js';
+import type { PipelineName } from './pipelineNames.js';
 
 /**
  * Units of platform orders not yet reflected in the ERP, per item key (`itemKeyString`).
  * The stock pipeline subtracts them before the safety buffer (oversell guard, issue 5).
  */
 export interface ReservationSource {
-  unitsHeld(keys: string[]): Map<string, number> | Promise<Map<string, number>>;
+  /** `client`: the run's own client view (its requests count for that run); default: the context's. */
+  unitsHeld(keys: string[], client?: ApiClient): Map<string, number> | Promise<Map<string, number>>;
 }
 
 /** What a pipeline reports while it runs; the CLI turns it into a bar or log lines. */
 export interface ProgressEvent {
-  pipeline: string;
+  pipeline: PipelineName;
   read: number;
   sent: number;
   applied: number;
@@ -22,36 +25,53 @@ export interface ProgressEvent {
   done?: boolean;
 }
 
-/** Requests made through ctx.client, counted by the client's onResponse hook (every attempt). */
+/** Requests of one run, counted through the run's client view (every attempt). */
 export interface RequestCounter {
   total: number;
   writes: number;
 }
 
-/** Everything a pipeline needs, built once per process by createSyncContext. */
+/**
+ * Everything a pipeline needs, built once per process by createSyncContext and shared by every
+ * run of that process (also runs at the same time). Per-run state lives in RunOptions.
+ */
 export interface SyncContext {
   client: ApiClient;
   erp: ErpAdapter;
   store: Store;
   config: Config;
   logger: Logger;
-  requests: RequestCounter;
   reservations?: ReservationSource;
-  onProgress?: (event: ProgressEvent) => void;
-  /** Aborted on SIGINT/SIGTERM: pipelines stop sending new requests and finish cleanly. */
-  signal?: AbortSignal;
 }
 
 export interface RunOptions {
   /** Ignore fingerprints (and not-on-platform marks): send everything. */
   full: boolean;
-  /** Send nothing, write nothing; the summary shows what would be sent. */
+  /** Send nothing, write nothing, take no lease; the summary shows what would be sent. */
   dryRun: boolean;
+  /**
+   * Also counts this run's requests here (live, while it runs). The summary's counts come from
+   * the run's own counter either way.
+   */
+  requests?: RequestCounter;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Aborted on SIGINT/SIGTERM: the run stops sending new requests and finishes cleanly. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Why a run failed, typed for a caller that must decide without parsing text (a queue retries a
+ * `retryable` run, drops a `permanent` one, stops everything on `fatal`: a person must act).
+ */
+export interface RunFailure {
+  code: ErrorCode;
+  kind: 'retryable' | 'permanent' | 'fatal';
+  message: string;
 }
 
 /** Counts of one pipeline run, printed by run-once and stored by store.runs.finish. */
 export interface RunSummary {
-  pipeline: string;
+  pipeline: PipelineName;
   /** Records read (ERP rows for stock/prices, platform products for catalog). */
   read: number;
   /** Items equal to their acknowledged fingerprint: not sent. */
@@ -78,8 +98,7 @@ export interface RunSummary {
   /** With dryRun: the first items that would be sent. */
   preview?: unknown[];
   /** Set when the run ended early or partially failed. */
-  error?: string;
-  fatal?: boolean;
+  error?: RunFailure;
 }
 
 export type Pipeline = (ctx: SyncContext, options: RunOptions) => Promise<RunSummary>;

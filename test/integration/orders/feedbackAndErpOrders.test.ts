@@ -195,7 +195,7 @@ describe('feedback under transient errors', () => {
     );
     world.sandbox.setFaults('error_rate=1,only=PATCH /orders');
     const failing = await runFeedback(world.context(), RUN);
-    expect(failing.error).toMatch(/api_server|5\d\d/);
+    expect(`${failing.error?.code}: ${failing.error?.message}`).toMatch(/api_server|5\d\d/);
     expect(failing.applied).toBe(0);
     expect((await world.api.orders.get(order.id)).invoice).toBeNull(); // nothing after it either
     world.sandbox.setFaults(null);

@@ -63,22 +63,17 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
     api,
     context(overrides = {}) {
       const cfg = parseConfig({ ...raw, ...overrides });
-      const requests = { total: 0, writes: 0 };
       const client = createApiClient({
         baseUrl: cfg.api.baseUrl,
         apiKey: cfg.api.apiKey,
         timeoutMs: cfg.api.timeoutMs,
         retries: cfg.api.retries,
         deadlineMs: cfg.api.deadlineMs,
-        onResponse: (info) => {
-          requests.total += 1;
-          if (info.method !== 'GET') requests.writes += 1;
-        },
       });
       const store = openStore(cfg.store.path);
       opened.push({ store, client });
       const erp: ErpAdapter = createErpAdapter(cfg.erp, silentLogger());
-      return { client, erp, store, config: cfg, logger: silentLogger(), requests };
+      return { client, erp, store, config: cfg, logger: silentLogger() };
     },
     async close() {
       for (const { store, client } of opened) {

@@ -121,7 +121,7 @@ describe('erp-sync orders and status commands', () => {
       expect(output.stderr).not.toContain(secret);
     }
     const real = JSON.parse(output.stdout) as {
-      summaries: { pipeline: string; applied: number; error?: string }[];
+      summaries: { pipeline: string; applied: number; error?: object }[];
     };
     expect(real.summaries.map((s) => s.pipeline).sort()).toEqual(['erp-orders', 'feedback', 'orders']);
     expect(real.summaries.every((s) => s.error === undefined)).toBe(true);

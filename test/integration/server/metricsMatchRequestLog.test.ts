@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
 import { createMetrics, routeTemplate, startOpsServer, type OpsServer } from '../../../src/server/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
-import { getPipeline } from '../../../src/sync/registry.js';
+import { runPipeline } from '../../../src/sync/runPipeline.js';
 import type { SyncContext } from '../../../src/sync/types.js';
 import { bulkSku, createHarness, type Harness } from '../sync/syncHarness.js';
 
@@ -60,8 +60,8 @@ describe('/metrics API request counts', { timeout: 120_000 }, () => {
     });
     harness.sandbox.setFaults('rate_limit=8/s,error_rate=0.2');
     harness.sandbox.requestLog.clear();
-    for (const name of ['catalog', 'stock', 'prices']) {
-      const summary = await getPipeline(name)!(ctx, { full: false, dryRun: false });
+    for (const name of ['catalog', 'stock', 'prices'] as const) {
+      const summary = await runPipeline(name, ctx, { full: false, dryRun: false });
       metrics.recordRun(summary);
     }
     harness.sandbox.setFaults(null);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCatalog } from '../../../src/sync/catalog.js';
 import { runPrices } from '../../../src/sync/prices.js';
-import { NOT_ON_PLATFORM } from '../../../src/sync/pushPipeline.js';
+import { NOT_ON_PLATFORM } from '../../../src/sync/pushBatch.js';
 import { runStock } from '../../../src/sync/stock.js';
 import {
   bulkSku,
@@ -309,8 +309,8 @@ describe('stock and prices pipelines against the sandbox', () => {
     harness.sandbox.requestLog.clear();
     const summary = await runStock(revoked, RUN);
     await revoked.client.close();
-    expect(summary.fatal).toBe(true);
-    expect(summary.error).toMatch(/api_auth/);
+    expect(summary.error?.kind).toBe('fatal');
+    expect(summary.error?.code).toBe('api_auth');
     // At most the requests already in flight (concurrency 4), no retries of any of them.
     const bulk = harness.sandbox.requestLog.entries().filter((e) => e.path.endsWith('/stock/bulk'));
     expect(bulk.length).toBeGreaterThanOrEqual(1);

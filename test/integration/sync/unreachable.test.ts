@@ -58,9 +58,14 @@ describe('run-once when a side is down', () => {
     expect(table.stdout).not.toMatch(/\nprices\s/);
     expect(table.stderr).toContain('"level":20'); // debug lines were written, and none holds the key
     expect(json.code).toBe(1);
-    const summaries = (JSON.parse(json.stdout) as { summaries: { applied: number; error?: string }[] })
+    const summaries = (JSON.parse(json.stdout) as { summaries: { applied: number; error?: object }[] })
       .summaries;
-    expect(summaries).toMatchObject([{ applied: 0, error: expect.stringMatching(/ECONNREFUSED/) }]);
+    expect(summaries).toMatchObject([
+      {
+        applied: 0,
+        error: { code: 'api_network', kind: 'retryable', message: expect.stringMatching(/ECONNREFUSED/) },
+      },
+    ]);
     for (const result of [table, json]) {
       expect(result.stderr).not.toMatch(STACK_TRACE);
       expect(result.stdout + result.stderr).not.toContain(key);

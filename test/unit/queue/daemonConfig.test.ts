@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfigError} from '../../../src/config.js';
+import type { ConfigError } from '../../../src/config.js';
 import { loadConfig, parseConfig } from '../../../src/config.js';
 
 const base = {

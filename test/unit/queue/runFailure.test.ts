@@ -4,9 +4,9 @@ import { redisVersionOk } from '../../../src/queue/checkRedis.js';
 import { failureOfError, failureOfSummary, unrecoverable } from '../../../src/queue/runFailure.js';
 import { nextRunsOf } from '../../../src/queue/schedules.js';
 import { RateLimitedError } from '../../../src/api/errors.js';
-import type { RunSummary } from '../../../src/sync/types.js';
+import type { RunFailure, RunSummary } from '../../../src/sync/types.js';
 
-const summary = (error?: string, fatal?: boolean): RunSummary => ({
+const summary = (error?: RunFailure): RunSummary => ({
   pipeline: 'stock',
   read: 0,
   unchanged: 0,
@@ -22,23 +22,21 @@ const summary = (error?: string, fatal?: boolean): RunSummary => ({
   dryRun: false,
   extra: {},
   ...(error === undefined ? {} : { error }),
-  ...(fatal === undefined ? {} : { fatal }),
 });
 
 describe('failures by kind', () => {
-  it('reads the kind of a run from its error code, also after a prefix', () => {
+  it('takes the kind of a run from its typed failure', () => {
     expect(failureOfSummary(summary())).toBeNull();
-    expect(failureOfSummary(summary('api_auth: refused', true))).toMatchObject({
-      kind: 'fatal',
+    expect(failureOfSummary(summary({ code: 'api_auth', kind: 'fatal', message: 'refused' }))).toEqual({
       code: 'api_auth',
+      kind: 'fatal',
+      message: 'api_auth: refused',
     });
-    expect(failureOfSummary(summary('3 item(s) not confirmed: api_rate_limited: 429'))).toMatchObject({
-      kind: 'retryable',
-      code: 'api_rate_limited',
-    });
-    expect(failureOfSummary(summary('api_network: connection refused'))).toMatchObject({ kind: 'retryable' });
-    expect(failureOfSummary(summary('erp_parse: bad file'))).toMatchObject({ kind: 'permanent' });
-    expect(failureOfSummary(summary('something odd'))).toMatchObject({ kind: 'permanent', code: 'internal' });
+    expect(
+      failureOfSummary(
+        summary({ code: 'api_rate_limited', kind: 'retryable', message: '3 item(s) not confirmed' }),
+      ),
+    ).toMatchObject({ kind: 'retryable', code: 'api_rate_limited' });
   });
 
   it('keeps the Retry-After of a 429 and makes permanent failures unrecoverable', () => {

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { register } from 'prom-client';
 import { createMetrics } from '../../../src/server/createMetrics.js';
 import { isLoopbackHost } from '../../../src/server/isLoopbackHost.js';
+import type { PipelineName } from '../../../src/sync/pipelineNames.js';
 import { emptySummary } from '../../../src/sync/summary.js';
 
-const run = (pipeline: string, fields: Record<string, unknown> = {}) => ({
+const run = (pipeline: PipelineName, fields: Record<string, unknown> = {}) => ({
   ...emptySummary(pipeline, { full: false, dryRun: false }),
   ...fields,
 });
@@ -13,7 +14,9 @@ describe('createMetrics', () => {
   it('counts a failed run without moving the last success time', async () => {
     const metrics = createMetrics();
     metrics.recordRun(run('prices', { read: 3 }), new Date(1_700_000_000_000));
-    metrics.recordRun(run('prices', { read: 2, failed: 2, error: 'api_server: 503' }));
+    metrics.recordRun(
+      run('prices', { read: 2, failed: 2, error: { code: 'api_server', kind: 'retryable', message: '503' } }),
+    );
     const text = await metrics.render();
     expect(text).toContain('erp_sync_runs_total{pipeline="prices",status="ok"} 1');
     expect(text).toContain('erp_sync_runs_total{pipeline="prices",status="failed"} 1');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batches } from '../../../src/sync/batches.js';
 import { createPool } from '../../../src/sync/pool.js';
-import { notFoundMatcher } from '../../../src/sync/pushPipeline.js';
+import { notFoundMatcher } from '../../../src/sync/pushBatch.js';
 import { createSafetyBuffer, globToRegExp, pushedQuantity } from '../../../src/sync/safetyBuffer.js';
 import {
   priceFingerprint,

@@ -25,8 +25,7 @@ describe('formatSummaryTable', () => {
   it('names a fatal error under the table', () => {
     const s = {
       ...emptySummary('stock', { full: false, dryRun: false }),
-      error: 'api_auth: invalid key',
-      fatal: true,
+      error: { code: 'api_auth', kind: 'fatal', message: 'invalid key' } as const,
     };
     expect(formatSummaryTable([s])).toContain('stock: STOPPED: api_auth: invalid key');
   });

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { pushBatch, type PushBatch } from '../../../src/sync/pushBatch.js';
+import { bindRun } from '../../../src/sync/runInFrame.js';
+import { scanPush } from '../../../src/sync/scanPush.js';
+import { runStock } from '../../../src/sync/stock.js';
+import { runPrices } from '../../../src/sync/prices.js';
+import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+
+const RUN = { full: false, dryRun: false };
+let harness: Harness | undefined;
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const stock = (count: number, quantity: number) =>
+  Array.from({ length: count }, (_, i) => ({ sku: bulkSku(i + 1), quantity }));
+
+/** What a queue does to a job's data: JSON there and back. */
+const overTheQueue = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe('push stages for a queue: scan in one job, send and record each batch in another', () => {
+  it('scans into JSON batches, sends them later from another context, and a stale batch never overwrites a newer value', async () => {
+    harness = await createHarness({ extraProducts: 250, sync: { batchSize: 100 } });
+    harness.writeStock(stock(250, 5));
+    const scanner = harness.context();
+    const queued: PushBatch[] = [];
+    const scan = await scanPush('stock', scanner, RUN, async (batch) => {
+      queued.push(overTheQueue(batch));
+    });
+    expect(scan).toMatchObject({ pipeline: 'stock', read: 250, sent: 250, requests: 0, writeRequests: 0 });
+    expect(scan.error).toBeUndefined();
+    expect(queued.map((b) => b.items.length)).toEqual([100, 100, 50]);
+    expect(new Set(queued.map((b) => b.generation)).size).toBe(1);
+    expect(harness.writes()).toEqual([]);
+
+    // The ERP moves on and a later run confirms 7 for every SKU before the old batches go out.
+    harness.writeStock(stock(250, 7));
+    expect(await runStock(harness.context(), RUN)).toMatchObject({ applied: 250 });
+    harness.sandbox.requestLog.clear();
+
+    // A push worker (another context: another process's connection) gets the stale batches.
+    const worker = harness.context();
+    const { ctx, counter } = bindRun(worker);
+    for (const batch of queued) {
+      expect(await pushBatch(ctx, batch)).toMatchObject({ superseded: batch.items.length, applied: 0 });
+    }
+    expect(counter).toEqual({ total: 0, writes: 0 });
+    expect(harness.writes()).toEqual([]);
+    const platform = await harness.platform(worker);
+    for (let n = 1; n <= 250; n++) expect(platform.get(bulkSku(n))?.stock).toBe(7);
+
+    // A fresh scan's batches are sent and recorded by the worker; the next run has nothing to do.
+    harness.writeStock(stock(250, 9));
+    const fresh: PushBatch[] = [];
+    await scanPush('stock', scanner, RUN, async (batch) => {
+      fresh.push(overTheQueue(batch));
+    });
+    for (const batch of fresh)
+      expect(await pushBatch(ctx, batch)).toMatchObject({ applied: batch.items.length });
+    expect(counter).toEqual({ total: 3, writes: 3 });
+    expect((await harness.platform(worker)).get(bulkSku(250))?.stock).toBe(9);
+    expect(await runStock(harness.context(), RUN)).toMatchObject({
+      unchanged: 250,
+      sent: 0,
+      writeRequests: 0,
+    });
+  });
+
+  it('scans prices the same way', async () => {
+    harness = await createHarness({ extraProducts: 3 });
+    harness.writePrices([1, 2, 3].map((n) => ({ sku: bulkSku(n), price: 10 + n })));
+    const queued: PushBatch[] = [];
+    await scanPush('prices', harness.context(), RUN, async (batch) => {
+      queued.push(overTheQueue(batch));
+    });
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ pipeline: 'prices' });
+    expect(queued[0]!.items.map((item) => item.wire)).toEqual(
+      [1, 2, 3].map((n) => ({ sku: bulkSku(n), price: 10 + n, sale_price: null })),
+    );
+    const { ctx } = bindRun(harness.context());
+    expect(await pushBatch(ctx, queued[0]!)).toMatchObject({ applied: 3 });
+    expect(await runPrices(harness.context(), RUN)).toMatchObject({ unchanged: 3, writeRequests: 0 });
+  });
+});
