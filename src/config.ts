@@ -3,7 +3,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
-import { FIELDS, normaliseHeader } from './erp/file/columns.js';
+import { fileConfigSchema } from './erp/file/fileConfigSchema.js';
 import { daemonConfigShape } from './queue/daemonConfigSchema.js';
 
 /**
@@ -21,46 +21,8 @@ const apiSchema = z.strictObject({
   deadlineMs: z.number().int().positive().default(120_000),
 });
 
-const ERP_FIELDS = new Set(Object.values(FIELDS).flat());
-
-const fileErpSchema = z.strictObject({
-  type: z.literal('file'),
-  path: z.string().min(1).describe('drop folder with stock/prices/products/events files'),
-  decimalComma: z.boolean().default(false),
-  delimiter: z.enum(['auto', ',', ';']).default('auto'),
-  /** Extra header aliases per field, e.g. { quantity: ['qty', 'stoc'] }. */
-  columns: z
-    .record(z.string(), z.array(z.string().min(1)))
-    .superRefine((columns, ctx) => {
-      // A misspelt field name would leave its aliases unused without a word.
-      for (const field of Object.keys(columns)) {
-        if (ERP_FIELDS.has(normaliseHeader(field))) continue;
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `unknown field; one of ${[...ERP_FIELDS].join(', ')}`,
-        });
-      }
-    })
-    .default({}),
-  /** A file is read only once its size has been stable this long (or it was renamed into place). */
-  stableMs: z.number().int().min(0).default(500),
-  /** How long to wait for a file still being written before the run fails (retryable). */
-  stableTimeoutMs: z.number().int().min(0).default(30_000),
-  archive: z.boolean().default(false),
-  outbox: z
-    .strictObject({
-      format: z.enum(['json', 'xml']).default('json'),
-      ordersDir: z.string().optional(),
-      updatesDir: z.string().optional(),
-      resultsDir: z.string().optional(),
-      /** Refuse (park) orders with a line whose SKU is not in DIR/stock.* or DIR/products.*. */
-      requireKnownSkus: z.boolean().default(false),
-    })
-    .default({ format: 'json', requireKnownSkus: false }),
-});
-
-const erpSchema = z.discriminatedUnion('type', [fileErpSchema]);
+/** One schema per ERP adapter, each owned by its adapter (src/erp/<kind>/<kind>ConfigSchema.ts). */
+const erpSchema = z.discriminatedUnion('type', [fileConfigSchema]);
 
 const safetyRuleSchema = z.strictObject({
   pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
@@ -154,7 +116,6 @@ export const configSchema = z.strictObject({
 export type Config = z.infer<typeof configSchema>;
 export type ApiConfig = Config['api'];
 export type ErpConfig = Config['erp'];
-export type FileErpConfig = z.infer<typeof fileErpSchema>;
 export type SyncConfig = Config['sync'];
 export type OrdersConfig = Config['orders'];
 

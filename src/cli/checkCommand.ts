@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createApiClient } from '../api/createApiClient.js';
 import { loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
-import { createErpAdapter } from '../erp/createErpAdapter.js';
+import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
 import { checkRedis } from '../queue/checkRedis.js';
 import { openStore } from '../store/index.js';
@@ -56,7 +56,7 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
   }
 
   try {
-    const erp = createErpAdapter(config.erp, logger);
+    const erp = await openErpAdapter(config.erp, logger);
     try {
       const result = await erp.check();
       lines.push({ what: `ERP (${erp.kind})`, ok: result.ok, details: result.details });

@@ -74,7 +74,7 @@ export function registerOrdersCommand(program: Command): void {
       }
       const config = loadConfig({ file: command.optsWithGlobals<{ config?: string }>().config });
       const logger = createLogger({ level: config.log.level });
-      const ctx = createSyncContext(config, logger);
+      const ctx = await createSyncContext(config, logger);
       try {
         const parked = ctx.store.orders.parked;
         const unknown = numbers.filter((id) => !parked.get(id));

@@ -39,7 +39,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  const ctx = createSyncContext(config, logger);
+  const ctx = await createSyncContext(config, logger);
   const summaries: RunSummary[] = [];
   try {
     for (const name of names) {

@@ -16,7 +16,9 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
   const logger = createLogger({ level: config.log.level });
   const metrics = createMetrics();
   metrics.setPaused(false);
-  const ctx = createSyncContext(config, logger, { onResponse: (info) => metrics.recordApiResponse(info) });
+  const ctx = await createSyncContext(config, logger, {
+    onResponse: (info) => metrics.recordApiResponse(info),
+  });
   const daemon = createDaemon({
     config,
     logger,

@@ -6,6 +6,8 @@ import type {
   OutgoingOrder,
   PlatformOrder,
 } from '../domain/orders.js';
+import type { ErpCapabilities } from './ErpCapabilities.js';
+import type { ErpRead, ReadReceipt } from './ErpRead.js';
 
 export interface ImportResult {
   erpRef: string;
@@ -13,7 +15,10 @@ export interface ImportResult {
   alreadyImported: boolean;
 }
 
-/** One item of a checkpointed stream: the row and the checkpoint to store once it is handled. */
+/**
+ * One item of a checkpointed stream: the row and the checkpoint to store once it (and every
+ * item before it) is handled. The caller passes the stored checkpoint to the next read.
+ */
 export interface Checkpointed<T> {
   row: ErpRow<T>;
   checkpoint: string;
@@ -27,12 +32,31 @@ export interface AdapterCheck {
 /**
  * The port every ERP adapter implements (file, SQL, RPC). It speaks only domain types.
  * Streams are async iterables so that a million rows never sit in memory.
+ *
+ * No hidden state between calls: whatever an adapter needs to finish an item travels with the
+ * item (an outgoing order's `source`, a read's `receipt`, a checkpoint), so the call that
+ * finishes it may come from another instance or another process.
+ *
+ * A row that cannot be read is a reject (`ok: false`), never an exception. When its key (SKU,
+ * order id) cannot be read either, it is keyed by `describeSource(source)`, so that the
+ * pipeline can close that reject once the same row reads well.
  */
 export interface ErpAdapter {
+  /** The configuration's `erp.type`, for logs and `check`. */
   readonly kind: string;
-  stock(): AsyncIterable<ErpRow<StockRecord>>;
-  prices(): AsyncIterable<ErpRow<PriceRecord>>;
-  products(): AsyncIterable<ErpRow<ProductRecord>>;
+  readonly capabilities: ErpCapabilities;
+
+  /** Logs in or connects; called once by whoever created the adapter, before any other call. */
+  open(): Promise<void>;
+
+  stock(): ErpRead<StockRecord>;
+  prices(): ErpRead<PriceRecord>;
+  products(): ErpRead<ProductRecord>;
+  /**
+   * After a pipeline's successful run over a complete read: finishes that read (the file
+   * adapter archives the file it read, when `archive` is on). Harmless when repeated.
+   */
+  commit(receipt: ReadReceipt): Promise<void>;
 
   /** Idempotent on order.id: a second call for the same order finds the first import. */
   importOrder(order: PlatformOrder): Promise<ImportResult>;
@@ -44,13 +68,14 @@ export interface ErpAdapter {
   /** The platform's answer to an event (AWB number, invoice), written back to the ERP. */
   recordFeedback(result: FeedbackResult): Promise<void>;
 
-  /** Orders born in the ERP, after the checkpoint. */
+  /**
+   * Orders born in the ERP, after the checkpoint (null: from the beginning). An adapter may
+   * yield an order again (the pipeline knows it), but never skips one not yet recorded.
+   */
   outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>>;
-  /** Tells the ERP which platform order its order became. */
-  recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void>;
+  /** Tells the ERP which platform order its order (as outgoingOrders yielded it) became. */
+  recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void>;
 
-  /** Called after a pipeline's successful run (the file adapter archives its input then). */
-  commit(pipeline: 'stock' | 'prices' | 'products'): Promise<void>;
   check(): Promise<AdapterCheck>;
   close(): Promise<void>;
 }

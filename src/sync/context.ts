@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { createApiClient } from '../api/createApiClient.js';
 import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
-import { createErpAdapter } from '../erp/createErpAdapter.js';
+import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
 import { createOrderReservations } from './reservations.js';
 import type { ReservationSource, SyncContext } from './types.js';
@@ -14,14 +14,15 @@ export interface CreateSyncContextOptions {
 }
 
 /**
- * Builds the client, the ERP adapter and the store from the validated configuration: once per
- * process, shared by its runs (each run counts its own requests through a view of the client).
+ * Builds the client, the ERP adapter (loaded and opened) and the store from the validated
+ * configuration: once per process, shared by its runs (each run counts its own requests through
+ * a view of the client).
  */
-export function createSyncContext(
+export async function createSyncContext(
   config: Config,
   logger: Logger,
   options: CreateSyncContextOptions = {},
-): SyncContext {
+): Promise<SyncContext> {
   const client = createApiClient({
     baseUrl: config.api.baseUrl,
     apiKey: config.api.apiKey,
@@ -36,9 +37,10 @@ export function createSyncContext(
   const store = openStore(config.store.path);
   let erp;
   try {
-    erp = createErpAdapter(config.erp, logger.child({ module: 'erp' }));
+    erp = await openErpAdapter(config.erp, logger.child({ module: 'erp' }));
   } catch (error) {
     store.close();
+    await client.close();
     throw error;
   }
   return {

@@ -4,12 +4,16 @@ import type { OrderCreateInput } from '../api/inputs.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
+import { describeSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
 import { countExtra, isRefusal } from './ordersPipelineRun.js';
 import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
+
+/** Where the ERP's stream of outgoing orders was read up to (store cursor). */
+export const ERP_ORDERS_CHECKPOINT = 'erp-orders.outgoing';
 
 /** POSTs of one order per run at most; an order whose outcome stays unknown is looked up next run. */
 const MAX_CREATE_ATTEMPTS = 3;
@@ -33,7 +37,14 @@ async function createErpOrders(
   lease: Lease,
 ): Promise<void> {
   const repos = orderRepositoriesOf(ctx.store);
-  for await (const item of ctx.erp.outgoingOrders(null)) {
+  const checkpoint = options.full ? null : ctx.store.cursors.get(ERP_ORDERS_CHECKPOINT);
+  // The checkpoint moves over every finished order, and stops before the first one whose
+  // creation is still unknown: the next run reads it again.
+  let held = options.dryRun;
+  const advance = (to: string) => {
+    if (!held) ctx.store.cursors.set(ERP_ORDERS_CHECKPOINT, to);
+  };
+  for await (const item of ctx.erp.outgoingOrders(checkpoint)) {
     if (options.signal?.aborted) break;
     summary.read += 1;
     const row = item.row;
@@ -46,6 +57,7 @@ async function createErpOrders(
           reason: row.reason,
           source: row.source,
         });
+      advance(item.checkpoint);
       continue;
     }
     const order = row.record;
@@ -53,11 +65,14 @@ async function createErpOrders(
     const existing = repos.outgoing.get(order.sourceOrderId);
     if (existing?.state === 'created' && existing.platformOrderId !== null) {
       summary.unchanged += 1;
-      if (!options.dryRun) await tellErp(ctx, order.sourceOrderId, existing.platformOrderId);
+      // Told once: only an order whose recording was interrupted is told again.
+      if (!options.dryRun && !existing.erpRecorded) await tellErp(ctx, order, existing.platformOrderId);
+      advance(item.checkpoint);
       continue;
     }
     if (existing?.state === 'rejected' && existing.contentHash === hash) {
       summary.unchanged += 1;
+      advance(item.checkpoint);
       continue;
     }
     summary.sent += 1;
@@ -72,9 +87,11 @@ async function createErpOrders(
       summary.applied += 1;
       countExtra(summary, outcome.found ? 'foundExisting' : 'created');
       ctx.store.rejects.resolve('erp-orders', order.sourceOrderId);
-      // A file read half-written before (not valid JSON then) is keyed by its name.
-      if (order.source?.file) ctx.store.rejects.resolve('erp-orders', order.source.file);
-      await tellErp(ctx, order.sourceOrderId, outcome.platformOrderId);
+      // A row once unreadable (a file read half-written) was keyed by its source.
+      const sourceKey = describeSource(order.source);
+      if (sourceKey) ctx.store.rejects.resolve('erp-orders', sourceKey);
+      await tellErp(ctx, order, outcome.platformOrderId);
+      advance(item.checkpoint);
     } else if (outcome.kind === 'rejected') {
       summary.rejected += 1;
       ctx.store.rejects.record({
@@ -83,8 +100,10 @@ async function createErpOrders(
         reason: outcome.reason,
         source: order.source,
       });
+      advance(item.checkpoint);
     } else {
       summary.failed += 1;
+      held = true;
     }
   }
 }
@@ -180,10 +199,10 @@ function markCreated(ctx: SyncContext, sourceOrderId: string, order: ApiOrder): 
   });
 }
 
-async function tellErp(ctx: SyncContext, sourceOrderId: string, platformOrderId: number): Promise<void> {
+async function tellErp(ctx: SyncContext, order: OutgoingOrder, platformOrderId: number): Promise<void> {
   const outgoing = orderRepositoriesOf(ctx.store).outgoing;
-  await ctx.erp.recordOutgoingOrder(sourceOrderId, platformOrderId);
-  outgoing.markErpRecorded(sourceOrderId);
+  await ctx.erp.recordOutgoingOrder(order, platformOrderId);
+  outgoing.markErpRecorded(order.sourceOrderId);
 }
 
 function contentHash(order: OutgoingOrder): string {

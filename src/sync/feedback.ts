@@ -1,7 +1,7 @@
 import { ApiValidationError } from '../api/errors.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
-import type { RecordSource } from '../domain/records.js';
+import { describeSource, type RecordSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
@@ -174,8 +174,8 @@ async function handleEvent(
     if (delivered) repos.links.setDeliveredState(orderId, delivered);
     ctx.store.rejects.resolve('feedback', key);
     // A line once unreadable (broken quoting), applied after the ERP repaired the file.
-    if (source.file && source.line !== undefined)
-      ctx.store.rejects.resolve('feedback', `${source.file}:${source.line}`);
+    const sourceKey = describeSource(source);
+    if (sourceKey) ctx.store.rejects.resolve('feedback', sourceKey);
     advance();
   });
   summary.applied += 1;

@@ -10,17 +10,9 @@ import {
   type PushSpec,
 } from './pushScan.js';
 import type { PipelineRun } from './runInFrame.js';
-import type { RunSummary, SyncContext } from './types.js';
+import type { RunSummary } from './types.js';
 
 const PREVIEW_ITEMS = 20;
-
-/**
- * Whether each read is only the latest drop (files archived after a run) rather than the ERP's
- * whole list: then a row missing from the read says nothing about its earlier reject.
- */
-export function readsDeltas(ctx: SyncContext): boolean {
-  return ctx.config.erp.type === 'file' && ctx.config.erp.archive;
-}
 
 /**
  * The scan half (read and validate, diff), run inside the frame with the lease held: hands every
@@ -102,6 +94,6 @@ export async function runPush<R extends ItemKey, W>(run: PipelineRun, spec: Push
     };
     return;
   }
-  closePushScan(ctx, scan, summary, readsDeltas(ctx));
-  if (!options.dryRun) await ctx.erp.commit(spec.pipeline);
+  closePushScan(ctx, scan, summary);
+  if (!options.dryRun && scan.receipt) await ctx.erp.commit(scan.receipt);
 }

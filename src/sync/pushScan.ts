@@ -1,11 +1,6 @@
 import { ErpSyncError } from '../domain/errors.js';
-import {
-  itemKeyString,
-  type ErpRow,
-  type ItemKey,
-  type RecordSource,
-  type Reject,
-} from '../domain/records.js';
+import { itemKeyString, type ItemKey, type RecordSource, type Reject } from '../domain/records.js';
+import type { ErpRead, ReadReceipt } from '../erp/ErpRead.js';
 import type { FingerprintPipeline } from '../store/index.js';
 import { batches } from './batches.js';
 import { refusedFingerprint } from './fingerprint.js';
@@ -15,7 +10,7 @@ import type { RunOptions, RunSummary, SyncContext } from './types.js';
 /** What differs between the stock and the prices pipelines; the stages do the rest. */
 export interface PushSpec<R extends ItemKey, W> {
   pipeline: FingerprintPipeline;
-  rows: () => AsyncIterable<ErpRow<R>>;
+  rows: () => ErpRead<R>;
   /** Why a record cannot be sent (spec limits), or null. */
   validate: (record: R) => string | null;
   /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
@@ -36,6 +31,8 @@ export interface PushScan {
   openRejects: Set<string>;
   /** Keys with a reject this run (or kept from an earlier one: known missing, refused and unchanged). */
   stillRejected: Set<string>;
+  /** Once the ERP was read to the end: what `erp.commit` needs to finish that read (null: nothing). */
+  receipt: ReadReceipt | null;
 }
 
 /** Begins a scan; call it with the pipeline's lease held. */
@@ -54,6 +51,7 @@ export function beginPushScan(
       ? new Set()
       : new Set(store.rejects.list({ pipeline }).map((reject) => reject.key)),
     stillRejected: new Set(),
+    receipt: null,
   };
 }
 
@@ -69,7 +67,8 @@ export async function* readPushItems<R extends ItemKey, W>(
   signal?: AbortSignal,
 ): AsyncGenerator<PushItem<W>[]> {
   const { pipeline } = spec;
-  for await (const chunk of batches(spec.rows(), ctx.config.sync.batchSize)) {
+  const read = spec.rows();
+  for await (const chunk of batches(read, ctx.config.sync.batchSize)) {
     if (signal?.aborted)
       throw new ErpSyncError('internal', 'interrupted (SIGINT/SIGTERM); what was not sent is sent next run');
     const good: R[] = [];
@@ -95,6 +94,7 @@ export async function* readPushItems<R extends ItemKey, W>(
     items.forEach((item, index) => (item.source = sources[index]));
     yield items;
   }
+  scan.receipt = read.receipt;
 }
 
 /**
@@ -140,15 +140,11 @@ export function diffPushItems<W>(
 
 /**
  * After a complete run with every batch confirmed: every other open reject of the pipeline is over
- * (fixed, or gone from the ERP). Not when the adapter reads only deltas: a row missing from the
- * read then says nothing about its earlier reject.
+ * (fixed, or gone from the ERP). Only when the adapter reads snapshots: a row missing from a delta
+ * read says nothing about its earlier reject.
  */
-export function closePushScan(
-  ctx: SyncContext,
-  scan: PushScan,
-  summary: RunSummary,
-  readsDeltas: boolean,
-): void {
-  if (scan.dryRun || summary.read === 0 || readsDeltas) return;
+export function closePushScan(ctx: SyncContext, scan: PushScan, summary: RunSummary): void {
+  if (scan.dryRun || summary.read === 0) return;
+  if (ctx.erp.capabilities.reads[scan.pipeline] !== 'snapshot') return;
   ctx.store.rejects.resolveAllExcept(scan.pipeline, scan.stillRejected);
 }

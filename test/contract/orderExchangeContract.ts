@@ -173,7 +173,7 @@ export function describeOrderExchangeContract(name: string, factory: OrderExchan
             { sku: 'A-1', quantity: 3 },
           ],
         });
-        await adapter.recordOutgoingOrder('ERP-1', 501);
+        await adapter.recordOutgoingOrder(orders[0]!, 501);
       }));
   });
 }

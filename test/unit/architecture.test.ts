@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// The dependency rules of DESIGN.md, checked on the import statements of src/.
+// The dependency rules of docs/architecture.md, checked on the import statements of src/.
 const srcRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 function sourceFiles(dir: string): string[] {
@@ -19,18 +19,45 @@ function areaOf(file: string): string {
   return relative(srcRoot, file).split(/[\\/]/)[0]!.replace(/\.ts$/, '');
 }
 
-function localImports(file: string): string[] {
+interface Import {
+  specifier: string;
+  /** `import type` / `export type`: erased at run time. */
+  typeOnly: boolean;
+  /** `import('...')`: loaded when called, not when the importing module loads. */
+  dynamic: boolean;
+}
+
+function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [
-    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g),
-  ]
-    .map((m) => m[1] ?? m[2] ?? '')
-    .filter((s) => s.startsWith('.'));
-  return specifiers.map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')));
+  return [
+    ...text.matchAll(
+      /(?:import|export)(\s+type\b)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => ({
+    specifier: m[2] ?? m[3] ?? '',
+    typeOnly: m[1] !== undefined,
+    dynamic: m[3] !== undefined,
+  }));
+}
+
+function resolved(file: string, specifier: string): string {
+  return resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
 }
 
 const files = sourceFiles(srcRoot);
-const edges = files.flatMap((from) => localImports(from).map((to) => ({ from, to })));
+const edges = files.flatMap((from) =>
+  importsOf(from)
+    .filter((i) => i.specifier.startsWith('.'))
+    .map((i) => ({ from, to: resolved(from, i.specifier), typeOnly: i.typeOnly, dynamic: i.dynamic })),
+);
+const rel = (file: string) => relative(srcRoot, file).split(/[\\/]/).join('/');
+
+/** The adapters: every folder under src/erp/ holding a `<kind>ConfigSchema.ts`. */
+const adapterKinds = readdirSync(join(srcRoot, 'erp')).filter((name) =>
+  files.some((f) => rel(f) === `erp/${name}/${name}ConfigSchema.ts`),
+);
+/** The adapter folder a file lies in, if any. */
+const adapterOf = (file: string) => adapterKinds.find((kind) => rel(file).startsWith(`erp/${kind}/`));
 
 function violations(fromArea: string, forbidden: (toArea: string) => boolean): string[] {
   return edges
@@ -61,5 +88,63 @@ describe('architecture', () => {
 
   it('keeps pipelines free of the queue, the server and the CLI', () => {
     expect(violations('sync', (to) => ['queue', 'server', 'cli', 'sandbox'].includes(to))).toEqual([]);
+  });
+
+  it('finds the adapters it checks', () => {
+    expect(adapterKinds).toContain('file');
+  });
+
+  it('keeps pipelines free of adapter knowledge: no adapter module, no adapter type, no file sources', () => {
+    const syncFiles = files.filter((f) => areaOf(f) === 'sync');
+    expect(edges.filter((e) => areaOf(e.from) === 'sync' && adapterOf(e.to)).map((e) => rel(e.from))).toEqual(
+      [],
+    );
+    const named = syncFiles.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      const found: string[] = [];
+      for (const kind of adapterKinds)
+        if (new RegExp(`['"\`]${kind}['"\`]`).test(text)) found.push(`'${kind}'`);
+      if (/\bconfig\.erp\.\w|\.erp\.type\b/.test(text)) found.push('config.erp.*');
+      if (/\bsource\??\.file\b/.test(text)) found.push('source.file');
+      return found.map((what) => `${rel(file)}: ${what}`);
+    });
+    expect(named).toEqual([]);
+  });
+
+  it('gives each adapter only its own configuration slice', () => {
+    // src/erp never imports src/config.ts: an adapter's schema and type live in its own folder.
+    expect(
+      edges.filter((e) => areaOf(e.from) === 'erp' && rel(e.to) === 'config.ts').map((e) => rel(e.from)),
+    ).toEqual([]);
+    // config.ts composes the adapters' schemas and imports nothing else of theirs.
+    expect(
+      edges
+        .filter((e) => rel(e.from) === 'config.ts' && areaOf(e.to) === 'erp')
+        .map((e) => rel(e.to))
+        .filter((to) => !adapterKinds.some((kind) => to === `erp/${kind}/${kind}ConfigSchema.ts`)),
+    ).toEqual([]);
+    // A schema module loads nothing heavy: zod and local files only, no driver.
+    const schemaPackages = files
+      .filter((f) => adapterKinds.some((kind) => rel(f) === `erp/${kind}/${kind}ConfigSchema.ts`))
+      .flatMap((f) => importsOf(f).map((i) => ({ file: rel(f), specifier: i.specifier })))
+      .filter((i) => !i.specifier.startsWith('.') && i.specifier !== 'zod');
+    expect(schemaPackages).toEqual([]);
+  });
+
+  it('keeps adapters apart and loads them only when chosen', () => {
+    // No adapter imports another one.
+    expect(
+      edges
+        .filter((e) => adapterOf(e.from) && adapterOf(e.to) && adapterOf(e.from) !== adapterOf(e.to))
+        .map((e) => `${rel(e.from)} -> ${rel(e.to)}`),
+    ).toEqual([]);
+    // Outside config.ts (schemas only), an adapter module is loaded at run time by createErpAdapter alone, lazily.
+    const loads = edges.filter(
+      (e) => adapterOf(e.to) && !adapterOf(e.from) && !e.typeOnly && rel(e.from) !== 'config.ts',
+    );
+    expect(
+      loads.filter((e) => !(rel(e.from) === 'erp/createErpAdapter.ts' && e.dynamic)).map((e) => rel(e.from)),
+    ).toEqual([]);
+    expect(loads.length).toBeGreaterThanOrEqual(adapterKinds.length);
   });
 });

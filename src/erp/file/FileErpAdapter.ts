@@ -1,6 +1,5 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { FileErpConfig } from '../../config.js';
 import type {
   FeedbackResult,
   OrderChange,
@@ -8,20 +7,26 @@ import type {
   OutgoingOrder,
   PlatformOrder,
 } from '../../domain/orders.js';
-import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import { ErpSyncError } from '../../domain/errors.js';
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
+import type { ErpCapabilities } from '../ErpCapabilities.js';
+import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
+import type { RecordKind } from '../mapping/fields.js';
 import { archiveFile } from './archiveFile.js';
-import { asAccessError, FileAccessError, isMissing } from './FileErpError.js';
-import type { InputKind } from './columns.js';
+import { asAccessError, isMissing } from './asAccessError.js';
+import { FileAccessError } from './FileAccessError.js';
+import type { FileErpConfig } from './fileConfigSchema.js';
 import { locateInput } from './locateInput.js';
 import { readInput } from './openInput.js';
 import { FileOrderExchange } from './orders/FileOrderExchange.js';
 import { toErpRows, type OpenedInput } from './toErpRows.js';
 import { waitUntilStable } from './waitUntilStable.js';
 
-/** What was read, so that commit() archives that file and not one renamed over it since. */
+/** A read's receipt: the file read, so that commit() archives that file and not one renamed over it since. */
 interface ReadFile {
+  kind: RecordKind;
   path: string;
   name: string;
   dev: number;
@@ -37,36 +42,47 @@ interface ReadFile {
  */
 export class FileErpAdapter implements ErpAdapter {
   readonly kind = 'file';
+  readonly capabilities: ErpCapabilities;
   readonly #orders: FileOrderExchange;
-  readonly #read = new Map<InputKind, ReadFile>();
 
   constructor(
     readonly config: FileErpConfig,
     private readonly logger: Logger,
   ) {
     this.#orders = new FileOrderExchange(config, logger);
+    // With archive on, each file is only the drop since the last run: a SKU not in it is unchanged.
+    const mode = config.archive ? 'delta' : 'snapshot';
+    this.capabilities = { reads: { stock: mode, prices: mode, products: mode } };
   }
 
-  stock(): AsyncIterable<ErpRow<StockRecord>> {
+  /** Nothing to connect to: the drop folder is checked where it is used. */
+  async open(): Promise<void> {}
+
+  stock(): ErpRead<StockRecord> {
     return this.#rows<StockRecord>('stock');
   }
 
-  prices(): AsyncIterable<ErpRow<PriceRecord>> {
+  prices(): ErpRead<PriceRecord> {
     return this.#rows<PriceRecord>('prices');
   }
 
-  products(): AsyncIterable<ErpRow<ProductRecord>> {
+  products(): ErpRead<ProductRecord> {
     return this.#rows<ProductRecord>('products');
   }
 
-  #rows<T>(kind: InputKind): AsyncIterable<ErpRow<T>> {
-    return toErpRows<T>(kind, () => this.#open(kind), {
-      decimalComma: this.config.decimalComma,
-      columns: this.config.columns,
-    });
+  #rows<T>(kind: RecordKind): ErpRead<T> {
+    return erpRead<T>((setReceipt) =>
+      toErpRows<T>(kind, () => this.#open(kind, setReceipt), {
+        decimalComma: this.config.decimalComma,
+        columns: this.config.columns,
+      }),
+    );
   }
 
-  async #open(kind: InputKind): Promise<OpenedInput | undefined> {
+  async #open(
+    kind: RecordKind,
+    setReceipt: (receipt: ReadReceipt) => void,
+  ): Promise<OpenedInput | undefined> {
     const input = await locateInput(this.config.path, kind);
     if (!input) {
       this.logger.debug({ kind, dir: this.config.path }, 'no input file: nothing to read');
@@ -90,23 +106,26 @@ export class FileErpAdapter implements ErpAdapter {
       }
       throw asAccessError(error, input.path);
     }
-    const remember = (stats: Stats) =>
-      this.#read.set(kind, {
+    const remember = (stats: Stats) => {
+      // Nothing to finish when files stay where they are.
+      if (!this.config.archive) return;
+      const read: ReadFile = {
+        kind,
         path: input.path,
         name: input.name,
         dev: stats.dev,
         ino: stats.ino,
         mtimeMs: stats.mtimeMs,
         size: stats.size,
-      });
+      };
+      setReceipt(asReadReceipt(JSON.stringify(read)));
+    };
     return { file: input.name, batches: readInput(input, { delimiter: this.config.delimiter }, remember) };
   }
 
-  /** After a successful run: moves the file read into DIR/archive/ when `archive` is on. */
-  async commit(pipeline: 'stock' | 'prices' | 'products'): Promise<void> {
-    const read = this.#read.get(pipeline);
-    this.#read.delete(pipeline);
-    if (!this.config.archive || !read) return;
+  /** After a successful run: moves the file read into DIR/archive/ (a receipt exists only with `archive` on). */
+  async commit(receipt: ReadReceipt): Promise<void> {
+    const read = parseReceipt(receipt);
     let current: Stats;
     try {
       current = await stat(read.path);
@@ -201,7 +220,20 @@ export class FileErpAdapter implements ErpAdapter {
     return this.#orders.outgoingOrders(checkpoint);
   }
 
-  recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void> {
-    return this.#orders.recordOutgoingOrder(sourceOrderId, platformOrderId);
+  recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void> {
+    return this.#orders.recordOutgoingOrder(order, platformOrderId);
   }
+}
+
+function parseReceipt(receipt: ReadReceipt): ReadFile {
+  let read: Partial<ReadFile> | undefined;
+  try {
+    read = JSON.parse(receipt) as Partial<ReadFile>;
+  } catch {
+    read = undefined;
+  }
+  if (typeof read?.path !== 'string' || typeof read.name !== 'string' || typeof read.ino !== 'number') {
+    throw new ErpSyncError('internal', `not a receipt of the file adapter: ${receipt.slice(0, 200)}`);
+  }
+  return read as ReadFile;
 }

@@ -1,6 +1,6 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileAccessError } from './FileErpError.js';
+import { FileAccessError } from './FileAccessError.js';
 
 /** Moves `path` to DIR/archive/<UTC timestamp>-<name>; returns the new path. */
 export async function archiveFile(

@@ -1,13 +1,13 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InputKind } from './columns.js';
-import { FileAccessError } from './FileErpError.js';
+import type { RecordKind } from '../mapping/fields.js';
+import { FileAccessError } from './FileAccessError.js';
 
 export const INPUT_FORMATS = ['csv', 'json', 'ndjson', 'xml'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface InputFile {
-  kind: InputKind;
+  kind: RecordKind;
   name: string;
   path: string;
   format: InputFormat;
@@ -20,7 +20,7 @@ export interface InputFile {
  * exist, the first in that order is used and the others are reported as ignored.
  * Undefined when there is none; a folder that cannot be read is an error.
  */
-export async function locateInput(dir: string, kind: InputKind): Promise<InputFile | undefined> {
+export async function locateInput(dir: string, kind: RecordKind): Promise<InputFile | undefined> {
   let names: string[];
   try {
     names = await readdir(dir);

@@ -6,7 +6,7 @@ import { jsonRows } from './readers/jsonRows.js';
 import { ndjsonRows } from './readers/ndjsonRows.js';
 import { isRawError, type OpenStream, type RawBatches } from './readers/RawItem.js';
 import { xmlRows } from './readers/xmlRows.js';
-import { asAccessError, isMissing } from './FileErpError.js';
+import { asAccessError, isMissing } from './asAccessError.js';
 import type { InputFile } from './locateInput.js';
 
 const openAsync = promisify(open);

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileNotReadyError } from './FileErpError.js';
+import { FileNotReadyError } from './FileNotReadyError.js';
 
 export interface StableOptions {
   /** Size and modification time unchanged this long means the writer is done. */

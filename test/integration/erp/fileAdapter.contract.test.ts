@@ -1,5 +1,5 @@
 import { silentLogger } from '../../../src/logger.js';
-import { createErpAdapter } from '../../../src/erp/createErpAdapter.js';
+import { openErpAdapter } from '../../../src/erp/createErpAdapter.js';
 import { describeErpAdapterContract } from '../../contract/erpAdapterContract.js';
 import { fileConfig, writeDropFolder, type DropFormat } from './writeDropFolder.js';
 
@@ -7,7 +7,7 @@ for (const format of ['csv', 'json', 'ndjson', 'xml'] as DropFormat[]) {
   describeErpAdapterContract(`file adapter, ${format}`, async (dataset) => {
     const drop = writeDropFolder(dataset, format);
     return {
-      adapter: createErpAdapter(fileConfig(drop.dir), silentLogger()),
+      adapter: await openErpAdapter(fileConfig(drop.dir), silentLogger()),
       locate: drop.locate,
       cleanup: drop.cleanup,
     };

@@ -12,10 +12,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FileErpConfig } from '../../../src/config.js';
+import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import type { ErpRow } from '../../../src/domain/records.js';
 import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
-import { FileAccessError, FileNotReadyError } from '../../../src/erp/file/FileErpError.js';
+import { FileAccessError } from '../../../src/erp/file/FileAccessError.js';
+import { FileNotReadyError } from '../../../src/erp/file/FileNotReadyError.js';
 import { silentLogger } from '../../../src/logger.js';
 import { fileConfig } from './writeDropFolder.js';
 
@@ -254,13 +255,15 @@ describe('file adapter completeness and archive', () => {
     const dir = dropFolder();
     put(dir, 'stock.csv', 'sku,quantity\nA,1\n');
     const erp = adapter(dir, { archive: true });
-    await collect(erp.stock());
-    await erp.commit('stock');
+    const read = erp.stock();
+    await collect(read);
+    // The receipt carries what commit needs: another instance (another job, process) commits it.
+    await adapter(dir, { archive: true }).commit(read.receipt!);
     expect(existsSync(join(dir, 'stock.csv'))).toBe(false);
     const archived = readdirSync(join(dir, 'archive'));
     expect(archived).toHaveLength(1);
     expect(archived[0]).toMatch(/^\d{8}T\d{9}Z-stock\.csv$/);
-    await erp.commit('stock');
+    await erp.commit(read.receipt!);
     expect(readdirSync(join(dir, 'archive'))).toHaveLength(1);
   });
 
@@ -268,15 +271,17 @@ describe('file adapter completeness and archive', () => {
     const dir = dropFolder();
     put(dir, 'stock.csv', 'sku,quantity\nA,1\n');
     const erp = adapter(dir, { archive: true });
-    await collect(erp.stock());
+    const read = erp.stock();
+    await collect(read);
     put(dir, '.next.tmp', 'sku,quantity\nA,2\n');
     renameSync(join(dir, '.next.tmp'), join(dir, 'stock.csv'));
-    await erp.commit('stock');
+    await erp.commit(read.receipt!);
     expect(records(await collect(erp.stock()))).toEqual([{ sku: 'A', quantity: 2 }]);
 
     const off = adapter(dir);
-    await collect(off.stock());
-    await off.commit('stock');
+    const offRead = off.stock();
+    await collect(offRead);
+    expect(offRead.receipt).toBeNull();
     expect(existsSync(join(dir, 'stock.csv'))).toBe(true);
   });
 });

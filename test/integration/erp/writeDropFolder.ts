@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FileErpConfig } from '../../../src/config.js';
+import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import type { ContractDataset, ContractKind, ContractRow } from '../../contract/erpAdapterContract.js';
 
 export type DropFormat = 'csv' | 'json' | 'ndjson' | 'xml';

@@ -21,7 +21,7 @@ describe('feedback from ERP events', () => {
     world = await startOrderWorld();
     const sku = await sellableSku(world.api);
     const order = await createPlatformOrder(world.api, sku, 2);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     const erpDir = join(world.dir, 'erp');
     await writeFile(
       join(erpDir, 'events.csv'),
@@ -37,7 +37,7 @@ describe('feedback from ERP events', () => {
         '999999999,,invoiced,,,,,',
       ].join('\n'),
     );
-    const run = await runFeedback(world.context(), RUN);
+    const run = await runFeedback(await world.context(), RUN);
     // "confirmed" after "shipped" is a move the order has already made: applied, not a reject
     // (its label still goes through); "cancelled" after "shipped" is a real refusal.
     expect(run.applied).toBe(6);
@@ -56,7 +56,7 @@ describe('feedback from ERP events', () => {
     expect(String(invoice.invoice.number)).toBe(String(platform.invoice?.number));
 
     // The refused move is a reject carrying the platform's message, and is not retried.
-    const ctx = world.context();
+    const ctx = await world.context();
     const rejects = ctx.store.rejects.list({ pipeline: 'feedback' });
     expect(rejects.map((r) => r.key).sort()).toEqual([`${order.id}:cancelled`, '999999999:invoiced']);
     expect(rejects.every((r) => r.reason.length > 10)).toBe(true);
@@ -88,7 +88,7 @@ describe('feedback from ERP events', () => {
     expect(redone.invoice).toEqual(platform.invoice);
 
     // The statuses the ERP caused are not echoed back to it as platform-side changes.
-    await runOrders(world.context(), { full: true, dryRun: false });
+    await runOrders(await world.context(), { full: true, dryRun: false });
     await expect(readdir(join(erpDir, 'outbox', 'updates'))).rejects.toThrow();
     expect(orderRepositoriesOf(ctx.store).links.get(order.id)?.acknowledgedAt).not.toBeNull();
   });
@@ -99,7 +99,7 @@ describe('feedback from a file with bad rows', () => {
     world = await startOrderWorld();
     const sku = await sellableSku(world.api);
     const order = await createPlatformOrder(world.api, sku, 1);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     const huge = Array.from({ length: 120_000 }, (_, i) => `l${i}`).join('|'); // > 1 MiB of labels
     await writeFile(
       join(world.dir, 'erp', 'events.csv'),
@@ -114,7 +114,7 @@ describe('feedback from a file with bad rows', () => {
         `${order.id},,invoiced,,`,
       ].join('\n'),
     );
-    const run = await runFeedback(world.context(), RUN);
+    const run = await runFeedback(await world.context(), RUN);
     expect(run.error).toBeUndefined();
     expect(run.applied).toBe(2);
     expect(run.rejected).toBe(5);
@@ -122,7 +122,7 @@ describe('feedback from a file with bad rows', () => {
     expect(platform.status).toBe('confirmed');
     expect(platform.invoice).not.toBeNull();
 
-    const rejects = world.context().store.rejects.list({ pipeline: 'feedback' });
+    const rejects = (await world.context()).store.rejects.list({ pipeline: 'feedback' });
     const byLine = new Map(rejects.map((r) => [r.source?.line, r]));
     expect([...byLine.keys()].sort()).toEqual([3, 4, 5, 6, 7]);
     expect(rejects.every((r) => r.source?.file === 'events.csv')).toBe(true);
@@ -133,7 +133,7 @@ describe('feedback from a file with bad rows', () => {
     expect(byLine.get(7)!.reason.length).toBeGreaterThan(5); // the platform's refusal of the body
     // Nothing is retried: the checkpoint is past every row.
     world.sandbox.requestLog.clear();
-    expect((await runFeedback(world.context(), RUN)).read).toBe(0);
+    expect((await runFeedback(await world.context(), RUN)).read).toBe(0);
     expect(world.sandbox.requestLog.entries()).toEqual([]);
   });
 });
@@ -143,7 +143,7 @@ describe('files the ERP repairs', () => {
     world = await startOrderWorld();
     const sku = await sellableSku(world.api);
     const order = await createPlatformOrder(world.api, sku, 1);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     const erpDir = join(world.dir, 'erp');
     const events = (line3: string) =>
       writeFile(
@@ -151,14 +151,14 @@ describe('files the ERP repairs', () => {
         `order_id,event,note\n${order.id},confirmed,ok\n${line3}\n${order.id},invoiced,\n`,
       );
     await events(`${order.id},processing,"packed"by hand`);
-    const broken = await runFeedback(world.context(), RUN);
+    const broken = await runFeedback(await world.context(), RUN);
     expect(broken.error).toBeUndefined();
     expect([broken.applied, broken.rejected]).toEqual([1, 1]);
-    const ctx = world.context();
+    const ctx = await world.context();
     expect(ctx.store.rejects.list({ pipeline: 'feedback' }).map((r) => r.key)).toEqual(['events.csv:3']);
     expect((await world.api.orders.get(order.id)).invoice).toBeNull(); // not skipped: waits for the repair
     await events(`${order.id},processing,"packed by hand"`);
-    const repaired = await runFeedback(world.context(), RUN);
+    const repaired = await runFeedback(await world.context(), RUN);
     expect(repaired.applied).toBe(2);
     const after = await world.api.orders.get(order.id);
     expect(after.status).toBe('processing');
@@ -173,12 +173,12 @@ describe('files the ERP repairs', () => {
       items: [{ sku, quantity: 1 }],
     });
     await writeFile(join(inbox, 'half.json'), full.slice(0, 30));
-    const half = await runErpOrders(world.context(), RUN);
+    const half = await runErpOrders(await world.context(), RUN);
     expect(half.error).toBeUndefined();
     expect([half.applied, half.rejected]).toEqual([0, 1]);
     expect(ctx.store.rejects.list({ pipeline: 'erp-orders' }).map((r) => r.key)).toEqual(['half.json']);
     await writeFile(join(inbox, 'half.json'), full);
-    expect((await runErpOrders(world.context(), RUN)).applied).toBe(1);
+    expect((await runErpOrders(await world.context(), RUN)).applied).toBe(1);
     expect(ctx.store.rejects.list({ pipeline: 'erp-orders' })).toEqual([]);
   });
 });
@@ -188,18 +188,18 @@ describe('feedback under transient errors', () => {
     world = await startOrderWorld({ config: { api: { retries: 1, timeoutMs: 2_000, deadlineMs: 5_000 } } });
     const sku = await sellableSku(world.api);
     const order = await createPlatformOrder(world.api, sku);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     await writeFile(
       join(world.dir, 'erp', 'events.csv'),
       `order_id,event\n${order.id},confirmed\n${order.id},invoiced\n`,
     );
     world.sandbox.setFaults('error_rate=1,only=PATCH /orders');
-    const failing = await runFeedback(world.context(), RUN);
+    const failing = await runFeedback(await world.context(), RUN);
     expect(`${failing.error?.code}: ${failing.error?.message}`).toMatch(/api_server|5\d\d/);
     expect(failing.applied).toBe(0);
     expect((await world.api.orders.get(order.id)).invoice).toBeNull(); // nothing after it either
     world.sandbox.setFaults(null);
-    const healed = await runFeedback(world.context(), RUN);
+    const healed = await runFeedback(await world.context(), RUN);
     expect(healed.applied).toBe(2);
     const after = await world.api.orders.get(order.id);
     expect(after.status).toBe('confirmed');
@@ -224,7 +224,7 @@ describe('ERP-origin orders', () => {
     );
     // The platform creates the order, then the connection is dropped before the answer.
     world.sandbox.setFaults('drop_rate=1,only=POST /orders');
-    const run = await runErpOrders(world.context(), RUN);
+    const run = await runErpOrders(await world.context(), RUN);
     world.sandbox.setFaults(null);
     expect(run.applied).toBe(1);
     expect(run.extra.foundExisting).toBe(1);
@@ -254,20 +254,20 @@ describe('ERP-origin orders', () => {
       }),
     );
     world.sandbox.requestLog.clear();
-    const rerun = await runErpOrders(world.context(), RUN);
+    const rerun = await runErpOrders(await world.context(), RUN);
     expect(rerun.unchanged).toBe(1);
     expect(world.sandbox.requestLog.entries().filter((e) => e.method === 'POST')).toEqual([]);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     expect((await outboxIds(join(world.dir, 'erp'))).ids).not.toContain(matching[0]!.id);
 
     // Linked under its source_order_id (acknowledged, nothing held): a cancellation by the merchant
     // on the platform reaches the ERP as an update, once.
-    const link = world.context().store.orders.links.get(matching[0]!.id);
+    const link = (await world.context()).store.orders.links.get(matching[0]!.id);
     expect(link).toMatchObject({ erpRef: sourceOrderId, status: 'new' });
     expect(link?.acknowledgedAt).not.toBeNull();
     await world.api.orders.update(matching[0]!.id, { status: 'cancelled' });
-    expect((await runOrders(world.context(), RUN)).extra.updates).toBe(1);
-    expect((await runOrders(world.context(), RUN)).extra.updates ?? 0).toBe(0);
+    expect((await runOrders(await world.context(), RUN)).extra.updates).toBe(1);
+    expect((await runOrders(await world.context(), RUN)).extra.updates ?? 0).toBe(0);
     const updates = join(world.dir, 'erp', 'outbox', 'updates');
     expect(await readdir(updates)).toEqual([`${matching[0]!.id}-1.json`]);
     const update = JSON.parse(await readFile(join(updates, `${matching[0]!.id}-1.json`), 'utf8'));
@@ -285,21 +285,21 @@ describe('ERP-origin orders', () => {
     });
     await writeFile(join(erpDir, 'events.csv'), 'erp_ref,event\nPH-2,confirmed\n');
     // run-once's order: feedback before erp-orders.
-    const early = await runFeedback(world.context(), RUN);
+    const early = await runFeedback(await world.context(), RUN);
     expect(early.rejected).toBe(1);
-    const ctx = world.context();
+    const ctx = await world.context();
     expect(ctx.store.rejects.list({ pipeline: 'feedback' }).map((r) => r.key)).toEqual(['PH-2:confirmed']);
-    expect((await runFeedback(world.context(), RUN)).extra.waiting).toBe(1); // still kept, no request
+    expect((await runFeedback(await world.context(), RUN)).extra.waiting).toBe(1); // still kept, no request
     expect(formatStatusReport(buildStatusReport(ctx.store))).toMatch(/ERP events: .*waiting 1/);
 
-    await runErpOrders(world.context(), RUN);
-    const later = await runFeedback(world.context(), RUN);
+    await runErpOrders(await world.context(), RUN);
+    const later = await runFeedback(await world.context(), RUN);
     expect(later.applied).toBe(1);
     const created = ctx.store.orders.outgoing.get('PH-2')!.platformOrderId!;
     expect((await world.api.orders.get(created)).status).toBe('confirmed');
     expect(ctx.store.rejects.list({ pipeline: 'feedback' })).toEqual([]);
     world.sandbox.requestLog.clear();
-    const again = await runFeedback(world.context(), RUN);
+    const again = await runFeedback(await world.context(), RUN);
     expect(again.applied + again.rejected + (again.extra.waiting ?? 0)).toBe(0);
     expect(world.sandbox.requestLog.entries()).toEqual([]);
   });
@@ -318,11 +318,11 @@ describe('ERP-origin orders', () => {
       }),
     );
     world.sandbox.setFaults('error_rate=1,only=POST /orders');
-    const failing = await runErpOrders(world.context(), RUN);
+    const failing = await runErpOrders(await world.context(), RUN);
     expect(failing.applied).toBe(0);
-    expect(world.context().store.orders.outgoing.get('ERP-5XX')?.state).toBe('unknown');
+    expect((await world.context()).store.orders.outgoing.get('ERP-5XX')?.state).toBe('unknown');
     world.sandbox.setFaults(null);
-    const healed = await runErpOrders(world.context(), RUN);
+    const healed = await runErpOrders(await world.context(), RUN);
     expect(healed.applied).toBe(1);
     const found = (await world.api.orders.list({ search: 'ERP-5XX' })).data.filter(
       (o) => o.source_order_id === 'ERP-5XX',
@@ -374,7 +374,7 @@ describe('ERP-origin orders', () => {
       join(inbox, 'e.json'),
       JSON.stringify({ source_order_id: 'B2B-5', customer_id: customer.id, items: lines }),
     );
-    const run = await runErpOrders(world.context(), RUN);
+    const run = await runErpOrders(await world.context(), RUN);
     expect(run.error).toBeUndefined();
     expect(run.applied).toBe(2);
     expect(run.rejected).toBe(4);
@@ -390,7 +390,7 @@ describe('ERP-origin orders', () => {
     expect(newCustomer.map((c) => c.id)).toEqual([third.customer_id]);
     expect(third.items).toEqual([expect.objectContaining({ sku, quantity: 2 })]);
 
-    const rejects = world.context().store.rejects.list({ pipeline: 'erp-orders' });
+    const rejects = (await world.context()).store.rejects.list({ pipeline: 'erp-orders' });
     const byKey = new Map(rejects.map((r) => [r.key, r]));
     expect([...byKey.keys()].sort()).toEqual(['0-broken.json', 'B2B-2', 'B2B-4', 'B2B-5']);
     expect(byKey.get('0-broken.json')!.reason).toMatch(/not valid JSON/);

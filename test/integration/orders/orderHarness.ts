@@ -9,7 +9,7 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/startSandbox.js
 import { openStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/Store.js';
 import type { SyncContext } from '../../../src/sync/types.js';
-import { createErpAdapter } from '../../../src/erp/createErpAdapter.js';
+import { openErpAdapter } from '../../../src/erp/createErpAdapter.js';
 
 export interface OrderWorld {
   sandbox: Sandbox;
@@ -18,7 +18,7 @@ export interface OrderWorld {
   config: Config;
   /** A client for the test itself (creating orders, checking the platform). */
   api: ApiClient;
-  context(overrides?: Record<string, unknown>): SyncContext;
+  context(overrides?: Record<string, unknown>): Promise<SyncContext>;
   close(): Promise<void>;
 }
 
@@ -61,7 +61,7 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
     configPath,
     config,
     api,
-    context(overrides = {}) {
+    async context(overrides = {}) {
       const cfg = parseConfig({ ...raw, ...overrides });
       const client = createApiClient({
         baseUrl: cfg.api.baseUrl,
@@ -72,7 +72,7 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
       });
       const store = openStore(cfg.store.path);
       opened.push({ store, client });
-      const erp: ErpAdapter = createErpAdapter(cfg.erp, silentLogger());
+      const erp: ErpAdapter = await openErpAdapter(cfg.erp, silentLogger());
       return { client, erp, store, config: cfg, logger: silentLogger() };
     },
     async close() {

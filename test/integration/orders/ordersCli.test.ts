@@ -32,7 +32,7 @@ describe('erp-sync orders and status commands', () => {
     const sku = await sellableSku(world.api);
     await writeFile(join(erpDir, 'stock.csv'), 'sku,quantity\nSOMETHING-ELSE,1\n');
     const order = await createPlatformOrder(world.api, sku, 1);
-    await runOrders(world.context(), { full: false, dryRun: false });
+    await runOrders(await world.context(), { full: false, dryRun: false });
 
     const parked = JSON.parse((await cli(world, 'orders', 'parked', '--json')).stdout) as {
       platformOrderId: number;

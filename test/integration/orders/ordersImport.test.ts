@@ -19,16 +19,16 @@ describe('orders poll against the sandbox', () => {
       const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
       expect(expected.length).toBeGreaterThan(10);
 
-      const first = await runOrders(world.context(), RUN);
+      const first = await runOrders(await world.context(), RUN);
       expect(first.error).toBeUndefined();
       const outbox = await outboxIds(join(world.dir, 'erp'));
       expect(outbox.ids).toEqual(expected);
       expect(outbox.temp).toEqual([]);
-      const repos = orderRepositoriesOf(world.context().store);
+      const repos = orderRepositoriesOf((await world.context()).store);
       expect(repos.links.count()).toBe(expected.length);
 
       world.sandbox.requestLog.clear();
-      const second = await runOrders(world.context(), RUN);
+      const second = await runOrders(await world.context(), RUN);
       expect(second.extra.imported ?? 0).toBe(0);
       const requests = world.sandbox.requestLog.entries();
       expect(requests.length).toBeLessThanOrEqual(2);
@@ -37,7 +37,7 @@ describe('orders poll against the sandbox', () => {
       // New orders placed meanwhile are found on the next poll, whatever the list order.
       const sku = await sellableSku(world.api);
       const placed = [await createPlatformOrder(world.api, sku), await createPlatformOrder(world.api, sku)];
-      const third = await runOrders(world.context(), RUN);
+      const third = await runOrders(await world.context(), RUN);
       expect(third.extra.imported).toBe(2);
       const after = await outboxIds(join(world.dir, 'erp'));
       expect(after.ids).toEqual([...expected, ...placed.map((o) => o.id)].sort((a, b) => a - b));

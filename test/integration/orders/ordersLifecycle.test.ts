@@ -27,11 +27,11 @@ describe('platform-side changes after import', () => {
     world = await startOrderWorld();
     const sku = await sellableSku(world.api);
     const order = await createPlatformOrder(world.api, sku);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     expect(await updateFiles(world.dir)).toEqual([]);
 
     await world.api.orders.update(order.id, { status: 'cancelled', note: 'customer called' });
-    const run = await runOrders(world.context(), RUN);
+    const run = await runOrders(await world.context(), RUN);
     expect(run.extra.updates).toBe(1);
     expect(await updateFiles(world.dir)).toEqual([`${order.id}-1.json`]);
     const file = JSON.parse(
@@ -39,24 +39,24 @@ describe('platform-side changes after import', () => {
     );
     expect(file).toMatchObject({ order_id: order.id, status: 'cancelled', previous_status: 'new' });
 
-    await runOrders(world.context(), { full: true, dryRun: false });
+    await runOrders(await world.context(), { full: true, dryRun: false });
     expect(await updateFiles(world.dir)).toEqual([`${order.id}-1.json`]);
   });
 
   it('finds a change of an older order beyond the pages the poll reads, on the sweep', async () => {
     world = await startOrderWorld();
-    await runOrders(world.context(), RUN);
-    const links = orderRepositoriesOf(world.context().store).links.list(100_000);
+    await runOrders(await world.context(), RUN);
+    const links = orderRepositoriesOf((await world.context()).store).links.list(100_000);
     const oldest = links.reduce((a, b) => (a.platformOrderId < b.platformOrderId ? a : b));
     const sku = await sellableSku(world.api);
     for (let i = 0; i < 110; i++) await createPlatformOrder(world.api, sku); // pushes it off page 1
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     const paid = oldest.paymentStatus === 'paid' ? 'refunded' : 'paid';
     await world.api.orders.update(oldest.platformOrderId, { payment_status: paid });
 
-    await runOrders(world.context(), RUN); // quiet poll: the old order is not on the page read
+    await runOrders(await world.context(), RUN); // quiet poll: the old order is not on the page read
     expect(await updateFiles(world.dir)).toEqual([]);
-    const swept = await runOrders(world.context(), { full: true, dryRun: false });
+    const swept = await runOrders(await world.context(), { full: true, dryRun: false });
     expect(swept.extra.updates).toBe(1);
     expect(await updateFiles(world.dir)).toEqual([`${oldest.platformOrderId}-1.json`]);
   });
@@ -65,16 +65,16 @@ describe('platform-side changes after import', () => {
 describe('orders that move on between discovery and import', () => {
   it('imports an order confirmed and put in processing meanwhile, and not one cancelled meanwhile', async () => {
     world = await startOrderWorld();
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     const sku = await sellableSku(world.api);
     const moved = await createPlatformOrder(world.api, sku);
     const cancelled = await createPlatformOrder(world.api, sku);
-    await discoverOrders(world.context()); // found as new, then a run is killed before importing
+    await discoverOrders(await world.context()); // found as new, then a run is killed before importing
     await world.api.orders.update(moved.id, { status: 'confirmed' });
     await world.api.orders.update(moved.id, { status: 'processing' });
     await world.api.orders.update(cancelled.id, { status: 'cancelled' });
 
-    const run = await runOrders(world.context(), RUN);
+    const run = await runOrders(await world.context(), RUN);
     expect(run.extra.imported).toBe(1);
     const ids = (await outboxIds(join(world.dir, 'erp'))).ids;
     expect(ids).toContain(moved.id);
@@ -102,17 +102,17 @@ describe('parked orders', () => {
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${known.map((s) => `${s},1`).join('\n')}\n`);
 
     const order = await createPlatformOrder(world.api, unknownSku, 2);
-    await runOrders(world.context(), RUN);
-    const repos = orderRepositoriesOf(world.context().store);
+    await runOrders(await world.context(), RUN);
+    const repos = orderRepositoriesOf((await world.context()).store);
     const parked = repos.parked.get(order.id);
     expect(parked?.reason).toContain(unknownSku);
     expect(repos.links.get(order.id)).toBeUndefined();
 
-    for (let i = 0; i < 4; i++) await runOrders(world.context(), RUN);
+    for (let i = 0; i < 4; i++) await runOrders(await world.context(), RUN);
     expect(repos.parked.get(order.id)?.attempts).toBe(5);
 
     // Visible in `erp-sync status` with its reason, and the report never carries the API key.
-    const report = buildStatusReport(world.context().store);
+    const report = buildStatusReport((await world.context()).store);
     expect(report.parkedOrders).toEqual([expect.objectContaining({ orderId: order.id, attempts: 5 })]);
     expect(report.parkedOrders[0]!.reason).toContain(unknownSku);
     expect(report.pipelines.find((p) => p.pipeline === 'orders')?.status).toBe('ok');
@@ -121,7 +121,7 @@ describe('parked orders', () => {
 
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${skus.map((s) => `${s},1`).join('\n')}\n`);
     repos.parked.makeDue([order.id]);
-    const fixed = await runOrders(world.context(), RUN);
+    const fixed = await runOrders(await world.context(), RUN);
     expect(fixed.extra.imported).toBe(1);
     expect(repos.parked.get(order.id)).toBeUndefined();
     expect(repos.links.get(order.id)?.erpRef).toBe(`${order.id}.json`);

@@ -53,9 +53,9 @@ describe('oversell guard', () => {
       const erpDir = join(world.dir, 'erp');
       await mkdir(erpDir, { recursive: true });
       await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
-      await runOrders(world.context(), RUN); // the ERP has every earlier order
+      await runOrders(await world.context(), RUN); // the ERP has every earlier order
 
-      const ctx = guarded(world.context());
+      const ctx = guarded(await world.context());
       const api = world.api;
       ctx.erp = readThen(ctx.erp, async () => {
         await createPlatformOrder(api, sku, 3); // the platform decrements to 7
@@ -71,8 +71,8 @@ describe('oversell guard', () => {
     const sku = await sellableSku(world.api, 10);
     const erpDir = join(world.dir, 'erp');
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
-    await runOrders(world.context(), RUN); // the ERP has every earlier order
-    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    await runOrders(await world.context(), RUN); // the ERP has every earlier order
+    await runStock(guarded(await world.context()), { full: true, dryRun: false });
     expect(await platformStock(world, sku)).toBe(10);
 
     // A phone order taken in the ERP: its stock already says 7, and erp-orders creates it.
@@ -82,17 +82,17 @@ describe('oversell guard', () => {
       items: [{ sku, quantity: 3 }],
     });
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
-    expect((await runErpOrders(world.context(), RUN)).applied).toBe(1);
+    expect((await runErpOrders(await world.context(), RUN)).applied).toBe(1);
 
     // Before any orders poll (the guard's look at the platform sees it as new) ...
-    const first = await runStock(guarded(world.context()), { full: true, dryRun: false });
+    const first = await runStock(guarded(await world.context()), { full: true, dryRun: false });
     expect(first.error).toBeUndefined();
     expect(await platformStock(world, sku)).toBe(7);
     // ... and after one (remembered as ERP-origin, without lines to hold).
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},6\n`);
-    const poll = await runOrders(world.context(), RUN);
+    const poll = await runOrders(await world.context(), RUN);
     expect(poll.extra.imported ?? 0).toBe(0);
-    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    await runStock(guarded(await world.context()), { full: true, dryRun: false });
     expect(await platformStock(world, sku)).toBe(6);
   });
 
@@ -102,18 +102,18 @@ describe('oversell guard', () => {
     const erpDir = join(world.dir, 'erp');
     await mkdir(erpDir, { recursive: true });
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
-    await runOrders(world.context(), RUN);
+    await runOrders(await world.context(), RUN);
     const order = await createPlatformOrder(world.api, sku, 3);
-    await runOrders(world.context(), RUN); // imported, not acknowledged yet
+    await runOrders(await world.context(), RUN); // imported, not acknowledged yet
 
-    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    await runStock(guarded(await world.context()), { full: true, dryRun: false });
     expect(await platformStock(world, sku)).toBe(7);
 
     // The ERP takes the order (its stock now says 7) and confirms it.
     await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
     await writeFile(join(erpDir, 'events.csv'), `order_id,event\n${order.id},confirmed\n`);
-    await runFeedback(world.context(), RUN);
-    await runStock(guarded(world.context()), { full: true, dryRun: false });
+    await runFeedback(await world.context(), RUN);
+    await runStock(guarded(await world.context()), { full: true, dryRun: false });
     expect(await platformStock(world, sku)).toBe(7);
   });
 });

@@ -45,7 +45,7 @@ describe('/metrics API request counts', { timeout: 120_000 }, () => {
       Array.from({ length: 300 }, (_, i) => ({ sku: bulkSku(i + 1), price: 10 + i, vat_rate: 19 })),
     );
     const metrics = createMetrics();
-    ctx = createSyncContext(
+    ctx = await createSyncContext(
       { ...harness.config, api: { ...harness.config.api, retries: 6, deadlineMs: 60_000 } },
       silentLogger(),
       { onResponse: (info) => metrics.recordApiResponse(info) },

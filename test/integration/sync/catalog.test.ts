@@ -19,7 +19,7 @@ describe('catalog pipeline against the sandbox', () => {
       seed: 'demo',
       sync: { catalog: { overlapSeconds: 10 * 365 * 86_400, perPage: 100 } },
     });
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const first = await runCatalog(ctx, RUN);
     const platform = await harness.platform(ctx);
     expect(first.read).toBeGreaterThanOrEqual(200);
@@ -35,7 +35,7 @@ describe('catalog pipeline against the sandbox', () => {
     const boundary = [];
     for await (const product of ctx.client.products.iterate())
       if (product.updated_at === cursor) boundary.push(product);
-    const second = await runCatalog(harness.context(), RUN);
+    const second = await runCatalog(await harness.context(), RUN);
     // The overlap window re-reads recent products; de-duplication by (id, updated_at) skips them,
     // except those stamped in the cursor's own second, which are always handled again.
     expect(second.read).toBe(first.read);
@@ -49,22 +49,22 @@ describe('catalog pipeline against the sandbox', () => {
     harness.writePrices(
       Array.from({ length: 40 }, (_, i) => ({ sku: bulkSku(i + 1), price: 9.99, vat_rate: 9 })),
     );
-    await runCatalog(harness.context(), RUN);
-    await runStock(harness.context(), RUN);
-    await runPrices(harness.context(), RUN);
+    await runCatalog(await harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
+    await runPrices(await harness.context(), RUN);
 
-    const catalog = await runCatalog(harness.context(), RUN);
+    const catalog = await runCatalog(await harness.context(), RUN);
     expect(catalog.applied).toBe(40); // every product moved (our pushes) ...
     expect(catalog.extra.changedOnPlatform).toBe(0); // ... and none of it is a platform change
     harness.sandbox.requestLog.clear();
-    await runStock(harness.context(), RUN);
-    await runPrices(harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
+    await runPrices(await harness.context(), RUN);
     expect(harness.writes()).toEqual([]);
   });
 
   it('sets variant prices by variant SKU and sees them as our own on the next catalog scan', async () => {
     harness = await createHarness({ seed: 'demo' });
-    const ctx = harness.context();
+    const ctx = await harness.context();
     await runCatalog(ctx, RUN);
     const variantKeys = [...(await harness.platform(ctx)).keys()]
       .filter((key) => key.includes('/'))
@@ -75,18 +75,18 @@ describe('catalog pipeline against the sandbox', () => {
         return { sku: sku!, variant_sku: variant!, price: 100 + i, sale_price: 90 + i };
       }),
     );
-    const prices = await runPrices(harness.context(), RUN);
+    const prices = await runPrices(await harness.context(), RUN);
     expect(prices).toMatchObject({ sent: 6, applied: 6, rejected: 0 });
     const platform = await harness.platform(ctx);
     variantKeys.forEach((key, i) =>
       expect(platform.get(key)).toMatchObject({ price: 100 + i, salePrice: 90 + i }),
     );
 
-    const catalog = await runCatalog(harness.context(), RUN);
+    const catalog = await runCatalog(await harness.context(), RUN);
     expect(catalog.applied).toBeGreaterThan(0);
     expect(catalog.extra.changedOnPlatform).toBe(0);
     harness.sandbox.requestLog.clear();
-    await runPrices(harness.context(), RUN);
+    await runPrices(await harness.context(), RUN);
     expect(harness.writes()).toEqual([]);
   });
 
@@ -96,18 +96,18 @@ describe('catalog pipeline against the sandbox', () => {
       sync: { catalog: { overlapSeconds: 0, perPage: 100 } },
     });
     harness.writeStock(Array.from({ length: 10 }, (_, i) => ({ sku: bulkSku(i + 1), quantity: 6 })));
-    const ctx = harness.context();
+    const ctx = await harness.context();
     await runStock(ctx, RUN);
     await runCatalog(ctx, RUN);
 
     // Within the same second as the cursor: the boundary second is re-read, not lost.
     const id = (await harness.platform(ctx)).get(bulkSku(4))!.id;
     await ctx.client.products.updateStock(id, { quantity: 99 });
-    const catalog = await runCatalog(harness.context(), RUN);
+    const catalog = await runCatalog(await harness.context(), RUN);
     expect(catalog.extra.changedOnPlatform).toBe(1);
 
     harness.sandbox.requestLog.clear();
-    await runStock(harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
     const bodies = harness.writes().map((entry) => (entry.body as { items: unknown[] }).items);
     expect(bodies).toEqual([[{ sku: bulkSku(4), quantity: 6 }]]);
     expect((await harness.platform(ctx)).get(bulkSku(4))?.stock).toBe(6);
@@ -119,7 +119,7 @@ describe('catalog pipeline against the sandbox', () => {
       sync: { catalog: { overlapSeconds: 0, perPage: 100 } },
     });
     harness.writeStock([{ sku: bulkSku(1), quantity: 6 }]);
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const id = (await harness.platform(ctx)).get(bulkSku(1))!.id;
     // Wall-clock seconds cannot be frozen in the sandbox: try until push, scan and change all fall
     // in one second, so that the change leaves updated_at equal to the cursor.

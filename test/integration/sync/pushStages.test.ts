@@ -24,7 +24,7 @@ describe('push stages for a queue: scan in one job, send and record each batch i
   it('scans into JSON batches, sends them later from another context, and a stale batch never overwrites a newer value', async () => {
     harness = await createHarness({ extraProducts: 250, sync: { batchSize: 100 } });
     harness.writeStock(stock(250, 5));
-    const scanner = harness.context();
+    const scanner = await harness.context();
     const queued: PushBatch[] = [];
     const scan = await scanPush('stock', scanner, RUN, async (batch) => {
       queued.push(overTheQueue(batch));
@@ -37,11 +37,11 @@ describe('push stages for a queue: scan in one job, send and record each batch i
 
     // The ERP moves on and a later run confirms 7 for every SKU before the old batches go out.
     harness.writeStock(stock(250, 7));
-    expect(await runStock(harness.context(), RUN)).toMatchObject({ applied: 250 });
+    expect(await runStock(await harness.context(), RUN)).toMatchObject({ applied: 250 });
     harness.sandbox.requestLog.clear();
 
     // A push worker (another context: another process's connection) gets the stale batches.
-    const worker = harness.context();
+    const worker = await harness.context();
     const { ctx, counter } = bindRun(worker);
     for (const batch of queued) {
       expect(await pushBatch(ctx, batch)).toMatchObject({ superseded: batch.items.length, applied: 0 });
@@ -61,7 +61,7 @@ describe('push stages for a queue: scan in one job, send and record each batch i
       expect(await pushBatch(ctx, batch)).toMatchObject({ applied: batch.items.length });
     expect(counter).toEqual({ total: 3, writes: 3 });
     expect((await harness.platform(worker)).get(bulkSku(250))?.stock).toBe(9);
-    expect(await runStock(harness.context(), RUN)).toMatchObject({
+    expect(await runStock(await harness.context(), RUN)).toMatchObject({
       unchanged: 250,
       sent: 0,
       writeRequests: 0,
@@ -72,7 +72,7 @@ describe('push stages for a queue: scan in one job, send and record each batch i
     harness = await createHarness({ extraProducts: 3 });
     harness.writePrices([1, 2, 3].map((n) => ({ sku: bulkSku(n), price: 10 + n })));
     const queued: PushBatch[] = [];
-    await scanPush('prices', harness.context(), RUN, async (batch) => {
+    await scanPush('prices', await harness.context(), RUN, async (batch) => {
       queued.push(overTheQueue(batch));
     });
     expect(queued).toHaveLength(1);
@@ -80,8 +80,8 @@ describe('push stages for a queue: scan in one job, send and record each batch i
     expect(queued[0]!.items.map((item) => item.wire)).toEqual(
       [1, 2, 3].map((n) => ({ sku: bulkSku(n), price: 10 + n, sale_price: null })),
     );
-    const { ctx } = bindRun(harness.context());
+    const { ctx } = bindRun(await harness.context());
     expect(await pushBatch(ctx, queued[0]!)).toMatchObject({ applied: 3 });
-    expect(await runPrices(harness.context(), RUN)).toMatchObject({ unchanged: 3, writeRequests: 0 });
+    expect(await runPrices(await harness.context(), RUN)).toMatchObject({ unchanged: 3, writeRequests: 0 });
   });
 });

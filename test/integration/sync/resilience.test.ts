@@ -28,19 +28,19 @@ describe('stock pipeline under overlap and crashes', () => {
     harness = await createHarness({ extraProducts: 400, sync: { batchSize: 50, concurrency: 2 } });
     harness.writeStock(rows(400, 5));
     harness.sandbox.setFaults('latency=40-80');
-    const early = runStock(harness.context(), RUN);
+    const early = runStock(await harness.context(), RUN);
     // The first run holds the lease and is sending; the ERP now says 7 and a second run starts.
     await until(() => harness!.writes().length >= 1);
     // In reverse order: without serialisation the late run would reach the last SKUs first and
     // the early run would then overwrite them with its older value.
     harness.writeStock(rows(400, 7).reverse());
-    const late = runStock(harness.context(), RUN);
+    const late = runStock(await harness.context(), RUN);
     const [a, b] = await Promise.all([early, late]);
     harness.sandbox.setFaults(null);
 
     expect(a.error).toBeUndefined();
     expect(b.error).toBeUndefined();
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const platform = await harness.platform(ctx);
     for (let n = 1; n <= 400; n++) expect(platform.get(bulkSku(n))?.stock).toBe(7);
     // And the store agrees: the next run has nothing to send.
@@ -52,7 +52,7 @@ describe('stock pipeline under overlap and crashes', () => {
   it('does not send a value over one a later scan already had confirmed (generation guard)', async () => {
     harness = await createHarness({ extraProducts: 3 });
     harness.writeStock(rows(3, 5));
-    const ctx = harness.context();
+    const ctx = await harness.context();
     // As if a later, overlapping scan had confirmed 9 for SKU 2 (the lease normally prevents this).
     ctx.store.fingerprints.putMany('stock', [{ key: bulkSku(2), hash: 'q=9', generation: 1_000_000 }]);
     const summary = await runStock(ctx, RUN);
@@ -89,14 +89,14 @@ describe('stock pipeline under overlap and crashes', () => {
     expect(sentBeforeKill).toBeLessThan(20);
 
     // The rerun takes over the dead run's lease at once and finishes the job.
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const rerun = await runStock(ctx, RUN);
     expect(rerun.error).toBeUndefined();
     expect(rerun.applied + rerun.unchanged).toBe(1000);
     const platform = await harness.platform(ctx);
     for (let n = 1; n <= 1000; n++) expect(platform.get(bulkSku(n))?.stock).toBe(21);
     harness.sandbox.requestLog.clear();
-    await runStock(harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
     expect(harness.writes()).toEqual([]);
   }, 60_000);
 
@@ -132,7 +132,7 @@ describe('stock pipeline under overlap and crashes', () => {
     const sent = harness.writes().length;
     expect(sent).toBeLessThan(12);
     // What the platform confirmed before the stop was recorded: the rerun sends only the rest.
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const rerun = await runStock(ctx, RUN);
     expect(rerun).toMatchObject({ unchanged: sent * 50, applied: 600 - sent * 50 });
     const platform = await harness.platform(ctx);

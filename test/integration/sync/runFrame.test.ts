@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
+import type { ErpRead } from '../../../src/erp/ErpRead.js';
 import { PIPELINE_ORDER } from '../../../src/sync/pipelineNames.js';
 import { PIPELINES } from '../../../src/sync/registry.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
@@ -17,7 +18,8 @@ afterEach(async () => {
 
 /** The context with an ERP whose reads throw a plain TypeError: a bug, not one of our errors. */
 function brokenErp(ctx: SyncContext): SyncContext {
-  const boom = (): AsyncIterable<never> => ({
+  const boom = (): ErpRead<never> & AsyncIterable<never> => ({
+    receipt: null,
     [Symbol.asyncIterator]: () => ({
       next: () => Promise.reject(new TypeError('boom: a bug in the adapter')),
     }),
@@ -37,7 +39,7 @@ describe('the one run frame', () => {
     harness.writeStock(Array.from({ length: 300 }, (_, i) => ({ sku: bulkSku(i + 1), quantity: 4 })));
     harness.writePrices(Array.from({ length: 200 }, (_, i) => ({ sku: bulkSku(i + 1), price: 9.5 })));
     harness.sandbox.setFaults('latency=20-40');
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const live: RequestCounter = { total: 0, writes: 0 };
     const [stock, prices, catalog] = await Promise.all([
       runPipeline('stock', ctx, { ...RUN, requests: live }),
@@ -60,7 +62,7 @@ describe('the one run frame', () => {
   it('types the outcome: a bug is permanent `internal`, logged with its stack, in every pipeline', async () => {
     harness = await createHarness({});
     const log = captureLog();
-    const ctx = { ...brokenErp(harness.context()), logger: log.logger };
+    const ctx = { ...brokenErp(await harness.context()), logger: log.logger };
     for (const name of ['stock', 'prices', 'feedback', 'erp-orders'] as const) {
       const summary = await runPipeline(name, ctx, RUN);
       expect(summary.error).toEqual({
@@ -81,7 +83,7 @@ describe('the one run frame', () => {
 
   it('takes every real run’s lease with the sync.lease settings (orders and catalog too)', async () => {
     harness = await createHarness({});
-    const ctx = harness.context({ lease: { ttlSeconds: 30, waitSeconds: 0 } });
+    const ctx = await harness.context({ lease: { ttlSeconds: 30, waitSeconds: 0 } });
     for (const name of PIPELINE_ORDER) {
       expect(ctx.store.leases.acquire(`sync:${name}`, 'other-host:1:x', 60_000)).toBe(true);
       const started = Date.now();
@@ -97,7 +99,7 @@ describe('the one run frame', () => {
   it('runs a dry run without the lease and without a run record, for every pipeline', async () => {
     harness = await createHarness({ extraProducts: 3 });
     harness.writeStock([1, 2, 3].map((n) => ({ sku: bulkSku(n), quantity: n })));
-    const ctx = harness.context({ lease: { ttlSeconds: 30, waitSeconds: 0 } });
+    const ctx = await harness.context({ lease: { ttlSeconds: 30, waitSeconds: 0 } });
     const events: ProgressEvent[] = [];
     for (const name of PIPELINE_ORDER) {
       ctx.store.leases.acquire(`sync:${name}`, 'other-host:1:x', 60_000);

@@ -47,7 +47,7 @@ describe('stock and prices pipelines against the sandbox', () => {
     harness = await createHarness({ extraProducts: 250 });
     harness.writeStock(stockRows(250, (n) => (n * 7) % 40));
     harness.writePrices(priceRows(250, (n) => 10 + n / 100));
-    const ctx = harness.context();
+    const ctx = await harness.context();
 
     const stock = await runStock(ctx, RUN);
     const prices = await runPrices(ctx, RUN);
@@ -71,7 +71,7 @@ describe('stock and prices pipelines against the sandbox', () => {
     }
 
     harness.sandbox.requestLog.clear();
-    const again = harness.context();
+    const again = await harness.context();
     const stock2 = await runStock(again, RUN);
     const prices2 = await runPrices(again, RUN);
     expect(harness.writes()).toEqual([]);
@@ -83,13 +83,13 @@ describe('stock and prices pipelines against the sandbox', () => {
     harness = await createHarness({ extraProducts: 300 });
     const quantities = new Map(Array.from({ length: 300 }, (_, i) => [i + 1, 5]));
     harness.writeStock([...quantities].map(([n, q]) => ({ sku: bulkSku(n), quantity: q })));
-    await runStock(harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
 
     const changed = [3, 17, 42, 99, 100, 101, 150, 222, 298, 300];
     for (const n of changed) quantities.set(n, 50 + n);
     harness.writeStock([...quantities].map(([n, q]) => ({ sku: bulkSku(n), quantity: q })));
     harness.sandbox.requestLog.clear();
-    const summary = await runStock(harness.context(), RUN);
+    const summary = await runStock(await harness.context(), RUN);
 
     const bodies = bulkBodies(harness, '/products/stock/bulk');
     expect(harness.writes()).toHaveLength(1);
@@ -105,7 +105,7 @@ describe('stock and prices pipelines against the sandbox', () => {
       { sku: 'BAD-QTY', quantity: 'lots' },
       { sku: 'NEGATIVE', quantity: -3 },
     ]);
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const summary = await runStock(ctx, RUN);
     expect(summary).toMatchObject({ read: 23, applied: 20, notFound: 1, rejected: 2 });
 
@@ -121,17 +121,17 @@ describe('stock and prices pipelines against the sandbox', () => {
 
     // Not pushed again: the second run makes no write request and does not report it again.
     harness.sandbox.requestLog.clear();
-    const second = await runStock(harness.context(), RUN);
+    const second = await runStock(await harness.context(), RUN);
     expect(harness.writes()).toEqual([]);
     expect(second.extra.knownMissing).toBe(1);
     expect(ctx.store.rejects.list({ pipeline: 'stock' }).find((r) => r.key === 'NOT-THERE-1')?.count).toBe(1);
 
     // It appears on the platform: the catalog clears the mark and the next run pushes exactly it.
     await ctx.client.products.create({ name: 'Now there', sku: 'NOT-THERE-1' });
-    const catalog = await runCatalog(harness.context(), RUN);
+    const catalog = await runCatalog(await harness.context(), RUN);
     expect(catalog.extra.appeared).toBe(1);
     harness.sandbox.requestLog.clear();
-    await runStock(harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
     expect(bulkBodies(harness, '/products/stock/bulk').map((b) => b.items)).toEqual([
       [{ sku: 'NOT-THERE-1', quantity: 4 }],
     ]);
@@ -147,10 +147,9 @@ describe('stock and prices pipelines against the sandbox', () => {
       { sku: 'GONE-1', quantity: 1 }, // not on the platform
     ];
     harness.writeStock([...good, ...bad]);
-    const open = () =>
-      harness!
-        .context()
-        .store.rejects.list({ pipeline: 'stock' })
+    const open = async () =>
+      (await harness!.context()).store.rejects
+        .list({ pipeline: 'stock' })
         .map((r) => `${r.key} ${r.reason}`)
         .sort();
     const first = [
@@ -158,25 +157,24 @@ describe('stock and prices pipelines against the sandbox', () => {
       'GONE-1 not on the platform',
       `${bulkSku(5)} quantity must be at least 0, got -1`,
     ].sort();
-    await runStock(harness.context(), RUN);
-    expect(open()).toEqual(first);
+    await runStock(await harness.context(), RUN);
+    expect(await open()).toEqual(first);
     // Unchanged file: every reject still stands (the duplicate's SKU is unchanged, not healed).
-    await runStock(harness.context(), RUN);
-    expect(open()).toEqual(first);
+    await runStock(await harness.context(), RUN);
+    expect(await open()).toEqual(first);
     // The bad rows are fixed or removed: their rejects are over; the missing SKU stays reported.
     harness.writeStock([...good, { sku: bulkSku(5), quantity: 1 }, { sku: 'GONE-1', quantity: 1 }]);
-    const summary = await runStock(harness.context(), RUN);
+    const summary = await runStock(await harness.context(), RUN);
     expect(summary).toMatchObject({ unchanged: 4, applied: 1, notFound: 1, rejected: 0 });
-    expect(open()).toEqual(['GONE-1 not on the platform']);
+    expect(await open()).toEqual(['GONE-1 not on the platform']);
   });
 
   it('with archived drops, resolves only the rejects of rows a drop brings again in good shape', async () => {
     harness = await createHarness({ extraProducts: 3 });
     const archiving = () => harness!.context({}, { archive: true });
-    const open = () =>
-      harness!
-        .context()
-        .store.rejects.list({ pipeline: 'stock' })
+    const open = async () =>
+      (await harness!.context()).store.rejects
+        .list({ pipeline: 'stock' })
         .map((r) => r.key)
         .sort();
     harness.writeStock([
@@ -184,20 +182,20 @@ describe('stock and prices pipelines against the sandbox', () => {
       { sku: bulkSku(2), quantity: -2 },
       { sku: 'GONE-1', quantity: 1 },
     ]);
-    await runStock(archiving(), RUN);
-    expect(open()).toEqual([bulkSku(1), bulkSku(2), 'GONE-1']);
+    await runStock(await archiving(), RUN);
+    expect(await open()).toEqual([bulkSku(1), bulkSku(2), 'GONE-1']);
     // No new drop: nothing read, nothing resolved.
-    expect(await runStock(archiving(), RUN)).toMatchObject({ read: 0 });
-    expect(open()).toEqual([bulkSku(1), bulkSku(2), 'GONE-1']);
+    expect(await runStock(await archiving(), RUN)).toMatchObject({ read: 0 });
+    expect(await open()).toEqual([bulkSku(1), bulkSku(2), 'GONE-1']);
     // A drop with only the first SKU, fixed: only its reject is over.
     harness.writeStock([{ sku: bulkSku(1), quantity: 1 }]);
-    expect(await runStock(archiving(), RUN)).toMatchObject({ read: 1, applied: 1 });
-    expect(open()).toEqual([bulkSku(2), 'GONE-1']);
+    expect(await runStock(await archiving(), RUN)).toMatchObject({ read: 1, applied: 1 });
+    expect(await open()).toEqual([bulkSku(2), 'GONE-1']);
   });
 
   it('splits a batch the platform refuses as a whole, applies the rest, and sets variant stock by variant SKU', async () => {
     harness = await createHarness({ seed: 'demo', sync: { batchSize: 50 } });
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const products = [];
     for await (const product of ctx.client.products.iterate()) products.push(product);
     const variable = products.find((p) => p.type === 'variable' && (p.variants?.length ?? 0) > 0)!;
@@ -221,9 +219,9 @@ describe('stock and prices pipelines against the sandbox', () => {
 
     // The refused value is not resent while unchanged, even though our variant pushes moved the
     // product's updated_at and the catalog saw it.
-    await runCatalog(harness.context(), RUN);
+    await runCatalog(await harness.context(), RUN);
     harness.sandbox.requestLog.clear();
-    await runStock(harness.context(), RUN);
+    await runStock(await harness.context(), RUN);
     expect(harness.writes()).toEqual([]);
   });
 
@@ -236,7 +234,7 @@ describe('stock and prices pipelines against the sandbox', () => {
       { sku: huge, quantity: 1 },
       ...stockRows(6, () => 2).slice(3),
     ]);
-    const ctx = harness.context();
+    const ctx = await harness.context();
     const summary = await runStock(ctx, RUN);
     expect(summary).toMatchObject({ read: 7, sent: 7, applied: 6, rejected: 1, failed: 0 });
     expect(summary.error).toBeUndefined();
@@ -248,7 +246,7 @@ describe('stock and prices pipelines against the sandbox', () => {
     expect(reject).toMatchObject({ key: huge, reason: expect.stringMatching(/^refused: .*1 MiB/) });
     // Remembered as refused: not sent again while the ERP value stays the same.
     harness.sandbox.requestLog.clear();
-    expect(await runStock(harness.context(), RUN)).toMatchObject({ sent: 0, rejected: 1 });
+    expect(await runStock(await harness.context(), RUN)).toMatchObject({ sent: 0, rejected: 1 });
     expect(harness.writes()).toEqual([]);
   });
 
@@ -262,7 +260,7 @@ describe('stock and prices pipelines against the sandbox', () => {
       { sku: bulkSku(2), quantity: 10 },
       { sku: bulkSku(3), quantity: 0 },
     ]);
-    const ctx = harness.context();
+    const ctx = await harness.context();
     await runStock(ctx, RUN);
     const platform = await harness.platform(ctx);
     expect([1, 2, 3].map((n) => platform.get(bulkSku(n))?.stock)).toEqual([9, 5, 0]);
@@ -274,7 +272,7 @@ describe('stock and prices pipelines against the sandbox', () => {
       { sku: bulkSku(1), quantity: 10 },
       { sku: bulkSku(2), quantity: 1 },
     ]);
-    const ctx = harness.context();
+    const ctx = await harness.context();
     ctx.reservations = { unitsHeld: (keys) => new Map(keys.map((key) => [key, 3])) };
     await runStock(ctx, RUN);
     const platform = await harness.platform(ctx);
@@ -284,16 +282,16 @@ describe('stock and prices pipelines against the sandbox', () => {
   it('with --dry-run sends and records nothing but shows what would be sent; --full resends everything', async () => {
     harness = await createHarness({ extraProducts: 30 });
     harness.writeStock(stockRows(30, () => 8));
-    const dry = await runStock(harness.context(), { full: false, dryRun: true });
+    const dry = await runStock(await harness.context(), { full: false, dryRun: true });
     expect(harness.writes()).toEqual([]);
     expect(dry).toMatchObject({ sent: 30, applied: 0, writeRequests: 0 });
     expect(dry.preview?.[0]).toEqual({ sku: bulkSku(1), quantity: 8 });
 
-    const ctx = harness.context();
+    const ctx = await harness.context();
     await runStock(ctx, RUN);
     expect(ctx.store.fingerprints.count('stock').total).toBe(30);
     harness.sandbox.requestLog.clear();
-    const full = await runStock(harness.context(), { full: true, dryRun: false });
+    const full = await runStock(await harness.context(), { full: true, dryRun: false });
     expect(full).toMatchObject({ sent: 30, applied: 30, unchanged: 0 });
     expect(harness.writes()).toHaveLength(1);
   });
@@ -301,8 +299,8 @@ describe('stock and prices pipelines against the sandbox', () => {
   it('stops at once on a revoked key with a clear fatal error and no retry storm', async () => {
     harness = await createHarness({ extraProducts: 500 });
     harness.writeStock(stockRows(500, () => 1));
-    const ctx = harness.context();
-    const revoked = harness.context();
+    const ctx = await harness.context();
+    const revoked = await harness.context();
     // Same store and files, but the revoked key.
     const { createApiClient } = await import('../../../src/api/createApiClient.js');
     revoked.client = createApiClient({ baseUrl: harness.sandbox.url, apiKey: harness.sandbox.keys.revoked });
@@ -329,7 +327,7 @@ describe('ending a promotion (an empty sale_price)', () => {
       { sku: 'DEMO-0001', price: 50, sale_price: 40 },
       { ...variant, price: 30, sale_price: 25 },
     ]);
-    const ctx = h.context();
+    const ctx = await h.context();
     expect(await runPrices(ctx, RUN)).toMatchObject({ applied: 2, rejected: 0 });
     let platform = await h.platform(ctx);
     expect(platform.get('DEMO-0001')).toMatchObject({ price: 50, salePrice: 40 });
@@ -352,18 +350,18 @@ describe('ending a promotion (an empty sale_price)', () => {
 
     // A rerun sends nothing; the catalog sees our own clear (null = null), not a platform change.
     h.sandbox.requestLog.clear();
-    expect(await runPrices(h.context(), RUN)).toMatchObject({ sent: 0, writeRequests: 0 });
-    const catalog = await runCatalog(h.context(), RUN);
+    expect(await runPrices(await h.context(), RUN)).toMatchObject({ sent: 0, writeRequests: 0 });
+    const catalog = await runCatalog(await h.context(), RUN);
     expect(catalog.extra).toMatchObject({ changedOnPlatform: 0 });
-    expect(await runPrices(h.context(), RUN)).toMatchObject({ sent: 0, writeRequests: 0 });
+    expect(await runPrices(await h.context(), RUN)).toMatchObject({ sent: 0, writeRequests: 0 });
     expect(h.writes()).toEqual([]);
 
     // A file without the sale_price column says nothing about it: a new promotion stays.
     h.writePrices([{ sku: 'DEMO-0001', price: 50, sale_price: 35 }]);
-    expect(await runPrices(h.context(), RUN)).toMatchObject({ applied: 1 });
+    expect(await runPrices(await h.context(), RUN)).toMatchObject({ applied: 1 });
     h.sandbox.requestLog.clear();
     writeCsv(join(h.dir, 'prices.csv'), ['sku', 'price'], [{ sku: 'DEMO-0001', price: 51 }]);
-    expect(await runPrices(h.context(), RUN)).toMatchObject({ applied: 1 });
+    expect(await runPrices(await h.context(), RUN)).toMatchObject({ applied: 1 });
     expect(bulkBodies(h, '/products/prices/bulk').flatMap((b) => b.items)).toEqual([
       { sku: 'DEMO-0001', price: 51 },
     ]);

@@ -38,7 +38,7 @@ export interface Harness {
   dir: string;
   config: Config;
   /** A context over the harness's store file (a fresh one per call: what a new process would build). */
-  context(overrides?: Partial<Config['sync']>, erp?: Partial<Config['erp']>): SyncContext;
+  context(overrides?: Partial<Config['sync']>, erp?: Partial<Config['erp']>): Promise<SyncContext>;
   writeStock(rows: StockRow[]): void;
   writePrices(rows: PriceRow[]): void;
   /**
@@ -101,8 +101,8 @@ export async function createHarness(options: {
     sandbox,
     dir,
     config,
-    context(overrides = {}, erp = {}) {
-      const ctx = createSyncContext(
+    async context(overrides = {}, erp = {}) {
+      const ctx = await createSyncContext(
         { ...config, sync: { ...config.sync, ...overrides }, erp: { ...config.erp, ...erp } },
         silentLogger(),
       );

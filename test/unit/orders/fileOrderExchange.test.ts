@@ -319,7 +319,10 @@ describe('inbox of ERP-origin orders', () => {
       record: { sourceOrderId: 'ERP-1', customer: { email: 'b@x.ro' }, items: [{ sku: 'S', quantity: 2 }] },
     });
     expect(rows[1]!.row).toMatchObject({ ok: false, key: 'ERP-2', reason: expect.stringContaining('items') });
-    await ex.recordOutgoingOrder('ERP-1', 99);
+    const first = rows[0]!.row;
+    if (!first.ok) throw new Error('ERP-1 should read');
+    // Another instance (another run, another process) finishes what this one read.
+    await exchange().recordOutgoingOrder(first.record, 99);
     expect(await readdir(join(inbox, 'done'))).toEqual(['a.json']);
     const result = JSON.parse(await readFile(join(dir, 'outbox/results/created-ERP-1.json'), 'utf8'));
     expect(result).toMatchObject({ source_order_id: 'ERP-1', platform_order_id: 99 });

@@ -1,6 +1,6 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { FileErpConfig } from '../../../config.js';
+import type { FileErpConfig } from '../fileConfigSchema.js';
 import type {
   FeedbackResult,
   OrderChange,
@@ -10,9 +10,9 @@ import type {
 } from '../../../domain/orders.js';
 import type { Logger } from '../../../logger.js';
 import type { Checkpointed, ImportResult } from '../../ErpAdapter.js';
-import { asAccessError } from '../FileErpError.js';
+import { asAccessError } from '../asAccessError.js';
 import { knownSkusSignature, readKnownSkus } from './knownSkus.js';
-import { OrderRefusedError } from './OrderRefusedError.js';
+import { OrderRefusedError } from '../../OrderRefusedError.js';
 import { orderExchangePaths, type OrderExchangePaths } from './orderExchangePaths.js';
 import { OrderOutbox } from './OrderOutbox.js';
 import { readEventsFile } from './readEventsFile.js';
@@ -25,8 +25,6 @@ import { readInbox } from './readInbox.js';
 export class FileOrderExchange {
   readonly paths: OrderExchangePaths;
   readonly #outbox: OrderOutbox;
-  /** Inbox file of each ERP order read in this process, so that it can be moved once created. */
-  readonly #inboxFiles = new Map<string, string>();
   /** The ERP's SKU list, read again only when its files change (a poll imports many orders at once). */
   #knownSkus: { signature: string; skus: Promise<Set<string> | null> } | null = null;
 
@@ -66,24 +64,27 @@ export class FileOrderExchange {
     });
   }
 
+  /**
+   * Every file still in the inbox, whatever the checkpoint: the folder is the queue (a file
+   * leaves it once its order is recorded), so a file fixed after a reject is read again.
+   */
   async *outgoingOrders(_checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
     for await (const item of readInbox(this.paths.inboxDir)) {
-      if (item.row.ok) this.#inboxFiles.set(item.row.record.sourceOrderId, item.path);
       yield { row: item.row, checkpoint: item.checkpoint };
     }
   }
 
-  async recordOutgoingOrder(sourceOrderId: string, platformOrderId: number): Promise<void> {
-    await this.#outbox.recordOutgoingOrder(sourceOrderId, platformOrderId);
-    const path = this.#inboxFiles.get(sourceOrderId);
-    if (!path) return;
+  /** Writes the result file and moves the order's inbox file (its `source.file`) to done/. */
+  async recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void> {
+    await this.#outbox.recordOutgoingOrder(order.sourceOrderId, platformOrderId);
+    if (!order.source?.file) return;
+    const name = basename(order.source.file);
     await mkdir(this.paths.inboxDoneDir, { recursive: true });
-    await rename(path, join(this.paths.inboxDoneDir, basename(path))).catch(
+    await rename(join(this.paths.inboxDir, name), join(this.paths.inboxDoneDir, name)).catch(
       (error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
       },
     );
-    this.#inboxFiles.delete(sourceOrderId);
   }
 
   async #checkSkus(order: PlatformOrder): Promise<void> {

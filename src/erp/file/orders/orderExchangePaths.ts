@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { FileErpConfig } from '../../../config.js';
+import type { FileErpConfig } from '../fileConfigSchema.js';
 
 /** Where the file adapter's order exchange reads and writes, under the drop folder DIR. */
 export interface OrderExchangePaths {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ColumnMap, normaliseHeader } from '../../../../src/erp/file/columns.js';
-import { parseBoolean, parseNumber } from '../../../../src/erp/file/numbers.js';
+import { ColumnMap } from '../../../../src/erp/mapping/ColumnMap.js';
+import { normaliseHeader } from '../../../../src/erp/mapping/fields.js';
+import { parseBoolean, parseNumber } from '../../../../src/erp/mapping/numbers.js';
 import { detectDelimiter } from '../../../../src/erp/file/readers/csvRows.js';
 
 describe('parseNumber', () => {

@@ -6,7 +6,6 @@ import {
   productRecordReasons,
   stockRecordReasons,
 } from '../../domain/rules.js';
-import type { InputKind } from './columns.js';
 import { parseBoolean, parseNumber } from './numbers.js';
 
 /** Canonical field -> raw value of one row (see ColumnMap.pick); null: present but empty. */
@@ -82,8 +81,6 @@ export const MAPPERS: {
     return checked(record, productRecordReasons(record));
   },
 };
-
-export const KINDS: readonly InputKind[] = ['stock', 'prices', 'products'];
 
 function checked<T>(record: T, reasons: string[]): Mapped<T> {
   return reasons.length ? { reasons } : { record };

@@ -1,0 +1,60 @@
+import { DEFAULT_ALIASES, FIELDS, normaliseHeader, type RecordKind } from './fields.js';
+
+/**
+ * Maps raw column names (file headers, JSON keys, SQL columns) to the canonical fields of one
+ * kind of record. Configured aliases (keyed by canonical field) come first, then the defaults.
+ * Unknown names map to undefined and are ignored.
+ */
+export class ColumnMap {
+  readonly #byAlias = new Map<string, string>();
+  readonly #cache = new Map<string, string | undefined>();
+
+  constructor(kind: RecordKind, extra: Record<string, readonly string[]> = {}) {
+    const fields = FIELDS[kind];
+    const extraByField = new Map(
+      Object.entries(extra).map(([field, aliases]) => [normaliseHeader(field), aliases]),
+    );
+    // Configured aliases win over defaults; within defaults, a field's own name wins over another field's alias.
+    for (const field of fields) {
+      for (const alias of extraByField.get(field) ?? []) this.#claim(normaliseHeader(alias), field);
+    }
+    for (const field of fields) this.#claim(field, field);
+    for (const field of fields) {
+      for (const alias of DEFAULT_ALIASES[field] ?? []) this.#claim(normaliseHeader(alias), field);
+    }
+  }
+
+  #claim(alias: string, field: string): void {
+    if (!this.#byAlias.has(alias)) this.#byAlias.set(alias, field);
+  }
+
+  field(header: string): string | undefined {
+    if (this.#cache.has(header)) return this.#cache.get(header);
+    const field = this.#byAlias.get(normaliseHeader(header));
+    if (this.#cache.size < 1_000) this.#cache.set(header, field);
+    return field;
+  }
+
+  /**
+   * Canonical field -> raw value; the first non-empty value wins when two headers map to one field.
+   * A field that is there but empty (an empty CSV cell, JSON null or "", an empty XML element or
+   * attribute) maps to null, so that a mapper can tell "empty" from "not in the file" (absent).
+   */
+  pick(fields: Record<string, unknown>): Map<string, unknown> {
+    const out = new Map<string, unknown>();
+    for (const [header, value] of Object.entries(fields)) {
+      const field = this.field(header);
+      if (field === undefined) continue;
+      if (isEmpty(value)) {
+        if (!out.has(field)) out.set(field, null);
+      } else if (out.get(field) === undefined || out.get(field) === null) {
+        out.set(field, value);
+      }
+    }
+    return out;
+  }
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}

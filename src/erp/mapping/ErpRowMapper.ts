@@ -1,0 +1,53 @@
+import { describeSource, itemKeyString, type ErpRow, type RecordSource } from '../../domain/records.js';
+import { ColumnMap } from './ColumnMap.js';
+import type { RecordKind } from './fields.js';
+import { MAPPERS, readText, type MapContext, type RecordMapper } from './recordMappers.js';
+
+export interface ErpRowMapperOptions extends MapContext {
+  /** Extra column aliases per canonical field (e.g. the file adapter's `erp.columns`). */
+  columns?: Record<string, readonly string[]>;
+}
+
+/**
+ * One read's rows (column name -> raw value) to records or rejects, the same way for every
+ * adapter: columns mapped to canonical fields, a row keyed by its SKU (and variant SKU), or by
+ * its source when it has none, and the second row with a key already seen in this read rejected
+ * as a duplicate naming the first, which is the one used. One instance per read.
+ */
+export class ErpRowMapper<T> {
+  readonly #kind: RecordKind;
+  readonly #columns: ColumnMap;
+  readonly #mapper: RecordMapper<T>;
+  readonly #options: ErpRowMapperOptions;
+  /** Where each key was first seen: its line (kept small: a million rows may pass). */
+  readonly #first = new Map<string, number | string>();
+
+  constructor(kind: RecordKind, options: ErpRowMapperOptions) {
+    this.#kind = kind;
+    this.#columns = new ColumnMap(kind, options.columns);
+    this.#mapper = MAPPERS[kind] as unknown as RecordMapper<T>;
+    this.#options = options;
+  }
+
+  map(fields: Record<string, unknown>, source: RecordSource): ErpRow<T> {
+    const values = this.#columns.pick(fields);
+    const sku = readText(values, 'sku');
+    if (sku === undefined) return { ok: false, key: describeSource(source), reason: 'missing sku', source };
+    const variantSku = this.#kind === 'products' ? undefined : readText(values, 'variant_sku');
+    const key = itemKeyString({ sku, variantSku });
+    const seenAt = this.#first.get(key);
+    if (seenAt !== undefined) {
+      const first = typeof seenAt === 'number' ? `line ${seenAt}` : seenAt;
+      return { ok: false, key, reason: `duplicate of ${first} (the first occurrence is used)`, source };
+    }
+    this.#first.set(key, source.line ?? describeSource(source));
+    const mapped = this.#mapper(values, sku, variantSku, this.#options);
+    if ('record' in mapped) return { ok: true, record: mapped.record, source };
+    return { ok: false, key, reason: mapped.reasons.join('; '), source };
+  }
+}
+
+/** A row the source could not even give as columns (broken quoting, malformed file). */
+export function unreadableRow<T>(reason: string, source: RecordSource): ErpRow<T> {
+  return { ok: false, key: describeSource(source), reason, source };
+}
