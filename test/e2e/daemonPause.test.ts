@@ -51,5 +51,5 @@ describe('a refused API key', () => {
     );
     expect(daemon.stderr()).toContain('queues resumed');
     expect(daemon.stderr()).not.toContain(world.env.CMS_API_KEY);
-  });
+  }, 120_000);
 });

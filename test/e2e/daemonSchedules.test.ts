@@ -48,7 +48,7 @@ describe('erp-sync start', () => {
     expect(exit.code).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(10_000 + 3_000);
     expect(daemon.stderr()).not.toContain(world.env.CMS_API_KEY);
-  });
+  }, 120_000);
 
   it('exits 0 on SIGTERM within shutdownGraceSeconds while a push is running, and a restart finishes the work', async () => {
     world = await startDaemonWorld({
@@ -85,5 +85,5 @@ describe('erp-sync start', () => {
     );
     again.kill('SIGTERM');
     expect((await again.exited).code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });

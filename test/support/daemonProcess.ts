@@ -61,7 +61,7 @@ export async function startDaemonProcess(
 export async function eventually(
   what: string,
   check: () => Promise<boolean> | boolean,
-  timeoutMs = 20_000,
+  timeoutMs = 40_000,
   everyMs = 250,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;

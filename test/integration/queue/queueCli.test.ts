@@ -55,7 +55,7 @@ describe('Redis in erp-sync check', () => {
     } finally {
       await client.config('SET', 'maxmemory-policy', 'noeviction');
     }
-  });
+  }, 60_000);
 
   it('says Redis is not reachable when nothing listens', async () => {
     const port = await freePort();
@@ -68,7 +68,7 @@ describe('Redis in erp-sync check', () => {
       /^FAIL Redis \(daemon queues\): Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ is not reachable/m,
     );
     expect(result.stdout).not.toContain('s3cret');
-  });
+  }, 60_000);
 });
 
 describe('erp-sync status (daemon part)', () => {
@@ -87,7 +87,7 @@ describe('erp-sync status (daemon part)', () => {
     const next = Date.parse(report.daemon.pipelines.stock.nextRun ?? '');
     expect(next).toBeGreaterThan(Date.now() - 1000);
     expect(next).toBeLessThanOrEqual(Date.now() + 11_000);
-  });
+  }, 60_000);
 });
 
 describe('erp-sync jobs and sync without a daemon', () => {
@@ -122,7 +122,7 @@ describe('erp-sync jobs and sync without a daemon', () => {
     expect(await job.getState()).toBe('waiting');
     await queue.obliterate({ force: true });
     await queue.close();
-  });
+  }, 60_000);
 
   it('sync enqueues a manual run, says no daemon is running, and refuses an unknown pipeline', async () => {
     const result = await runCli(['sync', 'stock', '--full', '--json', '--config', configFile], env());
@@ -139,5 +139,5 @@ describe('erp-sync jobs and sync without a daemon', () => {
     const unknown = await runCli(['sync', 'stocks', '--config', configFile], env());
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain('unknown pipeline stocks');
-  });
+  }, 60_000);
 });
