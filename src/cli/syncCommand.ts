@@ -72,14 +72,18 @@ export async function syncCommand(options: SyncOptions): Promise<number> {
     }
     const views = await waitForRuns(runs, jobs, !options.json && Boolean(process.stderr.isTTY));
     const summaries = views.map((view) => view.summary).filter((s): s is RunSummary => s !== null);
-    const failed = views.filter((view) => view.state !== 'completed');
+    const failed = views.filter((view) => view.state !== 'completed' || view.summary?.error !== undefined);
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ jobs: views, summaries }, null, 2)}\n`);
     } else {
       if (summaries.length) process.stdout.write(`${formatSummaryTable(summaries)}\n`);
       for (const view of failed)
         process.stdout.write(
-          `job ${view.id} ${view.state}: ${view.failedReason ?? 'removed before it finished'}\n`,
+          `job ${view.id} ${view.state}: ${
+            view.summary?.error
+              ? `${view.summary.error.code}: ${view.summary.error.message}`
+              : (view.failedReason ?? 'removed before it finished')
+          }\n`,
         );
     }
     return failed.length ? 1 : 0;

@@ -6,7 +6,9 @@ import { enqueueRun } from './enqueueRun.js';
 import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
 import { runJobByName } from './jobKinds.js';
 import type { JobRuntime } from './jobRuntime.js';
-import type { PipelineName, QueueName, RunPayload } from './jobTypes.js';
+import type { ImportPayload, PipelineName, PushPayload, QueueName, RunPayload } from './jobTypes.js';
+import { pushJob } from './pushJob.js';
+import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
 import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
@@ -62,7 +64,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
 
   const jobOptions = defaultJobOptions(config.queue);
   const runs = new Queue('runs', { connection: producer, prefix, defaultJobOptions: jobOptions });
-  const queues: Queue[] = [runs];
+  const pushes = new Queue('pushes', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const imports = new Queue('imports', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const queues: Queue[] = [runs, pushes, imports];
   for (const queue of queues) queue.on('error', (error) => log.debug({ err: error.message }, 'queue error'));
 
   const shutdown = new AbortController();
@@ -92,12 +96,40 @@ export function createDaemon(options: DaemonOptions): Daemon {
       await workers.get(queue)?.rateLimit(ms);
     },
     recordRun: (summary) => options.onRun?.(summary),
+    enqueuePush: async (parent, payload) => {
+      await pushes.add(`${payload.batch.pipeline}-push`, payload, {
+        parent: { id: parent.id!, queue: parent.queueQualifiedName },
+        // A batch that failed for good does not hold its scan back: the scan reports it, the next one resends.
+        ignoreDependencyOnFailure: true,
+      });
+    },
+    enqueueImports: async (orderIds) => {
+      for (const orderId of orderIds) {
+        const job = await imports.add(
+          orderImportJob.name,
+          { orderId },
+          { jobId: importJobId(options.ctx.store, orderId) },
+        );
+        // A failed import kept for `erp-sync jobs` would refuse its id for good; the order is still to import.
+        if (await job.isFailed()) await job.retry('failed');
+      }
+      return orderIds.length;
+    },
   };
 
-  const processRuns = async (job: Job<RunPayload>, _token?: string, signal?: AbortSignal) => {
+  const processRuns = async (job: Job<RunPayload>, token?: string, signal?: AbortSignal) => {
     const kind = runJobByName(job.name);
     if (!kind) throw new Error(`unknown job ${job.name} on the runs queue`);
-    return kind.process(job, runtime, signal);
+    return kind.process(job, runtime, signal, token);
+  };
+  const processImports = async (job: Job<ImportPayload>) => {
+    if (job.name !== orderImportJob.name) throw new Error(`unknown job ${job.name} on the imports queue`);
+    return orderImportJob.process(job, runtime);
+  };
+  const processPushes = async (job: Job<PushPayload>, _token?: string, signal?: AbortSignal) => {
+    if (!(pushJob.names as readonly string[]).includes(job.name))
+      throw new Error(`unknown job ${job.name} on the pushes queue`);
+    return pushJob.process(job, runtime, signal);
   };
 
   const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start'): Promise<void> => {
@@ -123,15 +155,38 @@ export function createDaemon(options: DaemonOptions): Daemon {
         concurrency: RUNS_CONCURRENCY,
         ...WORKER_TIMING,
       });
-      worker.on('error', (error) => log.debug({ err: error.message }, 'worker error'));
-      worker.on('failed', (job, error) => {
-        if (job)
-          log.warn(
-            { job: job.id, name: job.name, attempts: job.attemptsMade, err: error.message },
-            'job failed',
-          );
+      const rateLimit = config.queue.rateLimit;
+      const pushWorker = new Worker('pushes', processPushes, {
+        connection: workerConnection,
+        prefix,
+        concurrency: config.sync.concurrency,
+        ...WORKER_TIMING,
+        ...(rateLimit
+          ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
+          : {}),
+      });
+      const importWorker = new Worker('imports', processImports, {
+        connection: workerConnection,
+        prefix,
+        concurrency: config.orders.concurrency,
+        ...WORKER_TIMING,
+        ...(rateLimit
+          ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
+          : {}),
       });
       workers.set('runs', worker);
+      workers.set('pushes', pushWorker);
+      workers.set('imports', importWorker);
+      for (const w of [worker, pushWorker, importWorker]) {
+        w.on('error', (error) => log.debug({ err: error.message }, 'worker error'));
+        w.on('failed', (job, error) => {
+          if (job)
+            log.warn(
+              { job: job.id, name: job.name, attempts: job.attemptsMade, err: error.message },
+              'job failed',
+            );
+        });
+      }
       schedules = startSchedules(config.schedules, (pipeline) => trigger(pipeline, 'schedule'), log);
       // A catch-up run of every enabled pipeline at start ("off" means never, not even now).
       for (const pipeline of enabledPipelines(config.schedules)) {

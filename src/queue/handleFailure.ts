@@ -5,7 +5,7 @@ import { DEFAULT_RATE_LIMIT_WAIT_MS, isRateLimit, unrecoverable, type JobFailure
 
 /**
  * Turns a failure into what BullMQ does next (invariant 8): fatal -> every queue pauses and the
- * job fails without retry; 429 -> the whole queue waits Retry-After and the job goes back without
+ * job goes back to wait (it runs once the queues resume); 429 -> the whole queue waits Retry-After and the job goes back without
  * spending an attempt; retryable -> an attempt with exponential backoff; permanent -> no retry.
  */
 export async function handleFailure(
@@ -15,7 +15,8 @@ export async function handleFailure(
 ): Promise<never> {
   if (failure.kind === 'fatal') {
     await runtime.pause(failure.message);
-    throw unrecoverable(failure);
+    // Back to wait without spending an attempt: it runs again once the key is accepted.
+    throw Worker.RateLimitError();
   }
   if (isRateLimit(failure)) {
     await runtime.rateLimit(queue, failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);

@@ -1,6 +1,7 @@
+import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
-import type { PipelineName, QueueName } from './jobTypes.js';
+import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
 
 /** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
 export interface JobRuntime {
@@ -14,4 +15,8 @@ export interface JobRuntime {
   /** A 429: the whole queue waits (BullMQ's worker.rateLimit). */
   rateLimit(queue: QueueName, ms: number): Promise<void>;
   recordRun(summary: RunSummary): void;
+  /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
+  enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
+  /** One import job per platform order (ids BullMQ de-duplicates); returns how many were handed over. */
+  enqueueImports(orderIds: number[]): Promise<number>;
 }

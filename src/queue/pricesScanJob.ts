@@ -1,4 +1,4 @@
-import { defineRunJob } from './runJob.js';
+import { defineScanJob } from './scanJob.js';
 
-/** `prices-scan` on the runs queue: one prices pipeline run, de-duplicated per pipeline. */
-export const pricesScanJob = defineRunJob('prices-scan', 'prices');
+/** `prices-scan` on the runs queue: reads the ERP's prices and fans out one push job per bulk request. */
+export const pricesScanJob = defineScanJob('prices-scan', 'prices');

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { ProgressEvent } from '../sync/types.js';
+import type { ProgressEvent, RunOptions, RunSummary, SyncContext } from '../sync/types.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, RunPayload, RunResult } from './jobTypes.js';
@@ -18,13 +18,23 @@ export interface RunJobKind {
   name: JobName;
   queue: QueueName;
   pipeline: PipelineName;
-  process(job: Job<RunPayload>, runtime: JobRuntime, signal?: AbortSignal): Promise<RunResult>;
+  process(
+    job: Job<RunPayload>,
+    runtime: JobRuntime,
+    signal?: AbortSignal,
+    token?: string,
+  ): Promise<RunResult>;
 }
 
 const PROGRESS_EVERY_MS = 500;
 
+/** How a job kind runs its pipeline when it is not simply `runPipeline` (the orders poll fans out). */
+export type RunVariant = (runtime: JobRuntime) => {
+  run: (ctx: SyncContext, options: RunOptions) => Promise<RunSummary>;
+};
+
 /** A job kind that runs one pipeline: decode, call the pipeline, turn its failure into BullMQ's terms. */
-export function defineRunJob(name: JobName, pipeline: PipelineName): RunJobKind {
+export function defineRunJob(name: JobName, pipeline: PipelineName, variant?: RunVariant): RunJobKind {
   const queue: QueueName = 'runs';
   return {
     name,
@@ -46,12 +56,10 @@ export function defineRunJob(name: JobName, pipeline: PipelineName): RunJobKind 
         job.updateProgress({ ...progress }).catch(() => undefined);
       };
       const stop = signal ? AbortSignal.any([runtime.shutdown, signal]) : runtime.shutdown;
-      const summary = await runtime.runPipeline(pipeline, runtime.ctx, {
-        full: job.data.full,
-        dryRun: false,
-        onProgress,
-        signal: stop,
-      });
+      const options: RunOptions = { full: job.data.full, dryRun: false, onProgress, signal: stop };
+      const summary = variant
+        ? await variant(runtime).run(runtime.ctx, options)
+        : await runtime.runPipeline(pipeline, runtime.ctx, options);
       runtime.recordRun(summary);
       const failure = failureOfSummary(summary);
       if (failure) await handleFailure(failure, queue, runtime);

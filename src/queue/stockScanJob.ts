@@ -1,4 +1,4 @@
-import { defineRunJob } from './runJob.js';
+import { defineScanJob } from './scanJob.js';
 
-/** `stock-scan` on the runs queue: one stock pipeline run, de-duplicated per pipeline. */
-export const stockScanJob = defineRunJob('stock-scan', 'stock');
+/** `stock-scan` on the runs queue: reads the ERP's stock and fans out one push job per bulk request. */
+export const stockScanJob = defineScanJob('stock-scan', 'stock');

@@ -20,11 +20,21 @@ type Listed = ListedOrder & { order: ApiOrder };
  * each once through the adapter, retry parked orders that are due, and deliver changes of
  * imported orders (cancelled, paid, returned) to the ERP once per change.
  */
-export function runOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runInFrame('orders', ctx, options, pollOrders);
+export function runOrders(
+  ctx: SyncContext,
+  options: RunOptions,
+  importer: OrderImporter = importQueued,
+): Promise<RunSummary> {
+  return runInFrame('orders', ctx, options, (run) => pollOrders(run, importer));
 }
 
-async function pollOrders(run: PipelineRun): Promise<void> {
+/**
+ * How a run imports the queued orders and the parked ones due for a retry (ids, queued first):
+ * inline by default; a daemon's poll job hands each to an import job instead.
+ */
+export type OrderImporter = (run: PipelineRun, ids: number[]) => Promise<void>;
+
+async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
   const { scan, skipped } = await discoverOrders(ctx, {
@@ -40,7 +50,7 @@ async function pollOrders(run: PipelineRun): Promise<void> {
   }
   countExtra(summary, 'skipped', skipped);
 
-  await importQueued(run);
+  await importer(run, ordersToImport(ctx));
 
   // Changes of imported orders met on the pages just read cost no extra list request.
   for (const listed of scan.known) {
@@ -107,9 +117,8 @@ export async function discoverOrders(
   return { scan, skipped };
 }
 
-/** Imports the queued orders and the parked ones due for a retry, a few at once. */
-async function importQueued(run: PipelineRun): Promise<void> {
-  const { ctx, options, summary, lease } = run;
+/** The queued orders, then the parked ones due for a retry. */
+function ordersToImport(ctx: SyncContext): number[] {
   const repos = orderRepositoriesOf(ctx.store);
   const queued = repos.seen.queued();
   const queuedSet = new Set(queued);
@@ -117,13 +126,19 @@ async function importQueued(run: PipelineRun): Promise<void> {
     .due()
     .map((p) => p.platformOrderId)
     .filter((id) => !queuedSet.has(id));
+  return [...queued, ...due];
+}
+
+/** Imports the orders, a few at once. */
+async function importQueued(run: PipelineRun, ids: number[]): Promise<void> {
+  const { ctx, options, summary, lease } = run;
   const pool = createPool(ctx.config.orders.concurrency);
   const tally = (outcome: ImportOutcome) => {
     countExtra(summary, outcome);
     if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
     if (outcome === 'parked') summary.rejected += 1;
   };
-  for (const id of [...queued, ...due]) {
+  for (const id of ids) {
     if (options.signal?.aborted) break;
     await pool.submit(async () => {
       lease.assertHeld();

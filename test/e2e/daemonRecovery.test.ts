@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createPlatformOrder,
@@ -30,22 +29,18 @@ async function platformEquals(
   return rows.every((row) => platform.get(row.sku) === row.quantity);
 }
 
-/** Orders imported per the store's run records: an order imported twice would count twice. */
-function importedCount(dir: string): number {
-  const db = new Database(join(dir, 'erp-sync.db'), { readonly: true });
+/** Import jobs that imported an order, per the completed jobs in Redis: an order imported twice would count twice. */
+async function importedCount(world: DaemonWorld): Promise<number> {
+  const imports = new Queue('imports', {
+    connection: { host: '127.0.0.1', port: world.redis.port },
+    prefix: 'e2e',
+  });
   try {
-    const rows = db
-      .prepare(`SELECT counts FROM runs WHERE pipeline = 'orders' AND counts IS NOT NULL`)
-      .all() as {
-      counts: string;
-    }[];
-    return rows.reduce(
-      (sum, row) =>
-        sum + Number((JSON.parse(row.counts) as { extra?: { imported?: number } }).extra?.imported ?? 0),
-      0,
-    );
+    const done = await imports.getCompleted(0, 10_000);
+    return done.filter((job) => (job.returnvalue as { outcome?: string } | null)?.outcome === 'imported')
+      .length;
   } finally {
-    db.close();
+    await imports.close();
   }
 }
 
@@ -67,9 +62,19 @@ describe('the daemon after a crash or a Redis loss', () => {
     await first.exited;
     expect(await platformEquals(world, rows)).toBe(false);
 
-    // The dead process's job is recovered (lock and stalled-check timing), so the push ends within 15 s.
+    // The dead process's jobs are recovered (lock and stalled-check timing): pushes resume within 15 s.
+    const pushedBefore = world.sandbox.requestLog.entries().length;
     const second = await world.start();
-    await eventually('the platform equal to the files', () => platformEquals(world!, rows), 15_000, 500);
+    await eventually(
+      'pushes resumed',
+      () =>
+        world!.sandbox.requestLog
+          .entries()
+          .slice(pushedBefore)
+          .some((e) => e.path.endsWith('/stock/bulk')),
+      15_000,
+    );
+    await eventually('the platform equal to the files', () => platformEquals(world!, rows), 60_000, 1_000);
     const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
     await eventually(
       'every order in the outbox',
@@ -78,7 +83,7 @@ describe('the daemon after a crash or a Redis loss', () => {
     expect((await outboxIds(world.erpDir)).ids).toEqual(expected);
     second.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
-  });
+  }, 120_000);
 
   it('loses nothing when Redis restarts empty, and is unready while Redis is away', async () => {
     world = await startDaemonWorld();
@@ -120,7 +125,7 @@ describe('the daemon after a crash or a Redis loss', () => {
       20_000,
     );
     expect(daemon.child.exitCode).toBeNull();
-  });
+  }, 120_000);
 
   it('two replicas on one Redis and store import every order once', async () => {
     world = await startDaemonWorld();
@@ -136,10 +141,10 @@ describe('the daemon after a crash or a Redis loss', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect((await outboxIds(world.erpDir)).ids).toEqual(expected);
-    expect(importedCount(world.dir)).toBe(expected.length);
+    expect(await importedCount(world)).toBe(expected.length);
     for (const daemon of [a, b]) daemon.kill('SIGTERM');
     expect((await a.exited).code).toBe(0);
     expect((await b.exited).code).toBe(0);
     expect(placed.every((order) => expected.includes(order.id))).toBe(true);
-  });
+  }, 120_000);
 });
