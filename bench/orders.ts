@@ -5,14 +5,19 @@
  * it (POST /orders, 16 at a time), then `erp-sync run-once --only orders --json` runs as a child
  * process with the file adapter: its wall time and peak RSS (VmHWM) are the daemon's alone, its
  * requests are counted in the sandbox's request log. Then the cost of quiet polls (nothing new),
- * with the list newest-first and oldest-first. --record rewrites the "## Orders" section of
- * bench/RESULTS.md.
+ * with the list newest-first and oldest-first. The sandbox's list records are whole orders, so an
+ * import costs its list pages only. Last, the outbox writes alone (the adapter's own atomic writer,
+ * with and without fsync) for the same number of files, to show what bounds the import.
+ * --record rewrites the "## Orders" section of bench/RESULTS.md.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { link, open, unlink } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
+import { writeNewFileAtomic } from '../src/erp/file/orders/atomicFile.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
@@ -70,6 +75,33 @@ async function createOrders(sandbox: Sandbox, count: number): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
+/** The same write as writeNewFileAtomic (temp file, link, unlink) without the fsync. */
+async function writeNewFileNoSync(path: string, content: string): Promise<void> {
+  const temp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
+  const handle = await open(temp, 'w');
+  await handle.writeFile(content, 'utf8');
+  await handle.close();
+  await link(temp, path);
+  await unlink(temp);
+}
+
+/** Seconds to write `count` files of `content`, `concurrency` at a time, as the orders pipeline does. */
+async function timeOutboxWrites(
+  dir: string,
+  count: number,
+  content: string,
+  write: (path: string, content: string) => Promise<unknown>,
+): Promise<number> {
+  mkdirSync(dir, { recursive: true });
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await write(join(dir, `${next++}.json`), content);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return (performance.now() - started) / 1000;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-orders-'));
   const rows: string[] = [];
@@ -78,6 +110,8 @@ async function main(): Promise<void> {
       `| ${scenario} | ${m.summary.extra.imported ?? 0} | ${files} | ${m.requests} | ${m.summary.seconds.toFixed(2)} | ${m.wallSeconds.toFixed(2)} | ${m.peakRssMb.toFixed(0)} |`,
     );
   let createSeconds = 0;
+  let importSeconds = 0;
+  const writes: string[] = [];
   try {
     const sandbox = await startSandbox({ port: 0, seed: 'empty', extraProducts: 5 });
     try {
@@ -86,7 +120,23 @@ async function main(): Promise<void> {
       const config = writeConfig(dir, 'big', sandbox);
       process.stderr.write('importing them into the file outbox...\n');
       const full = await runOrders(sandbox, config);
-      row(`import ${ORDERS} new orders`, full, readdirSync(join(dir, 'big', 'outbox', 'orders')).length);
+      const outbox = join(dir, 'big', 'outbox', 'orders');
+      row(`import ${ORDERS} new orders`, full, readdirSync(outbox).length);
+      importSeconds = full.summary.seconds;
+      const sample = readFileSync(
+        join(
+          outbox,
+          readdirSync(outbox).find((n) => n.endsWith('.json'))!,
+        ),
+        'utf8',
+      );
+      process.stderr.write('timing the outbox writes alone...\n');
+      const synced = await timeOutboxWrites(join(dir, 'fsync'), ORDERS, sample, writeNewFileAtomic);
+      const unsynced = await timeOutboxWrites(join(dir, 'nosync'), ORDERS, sample, writeNewFileNoSync);
+      writes.push(
+        `| writeNewFileAtomic (fsync), ${ORDERS} files | ${synced.toFixed(2)} | ${((synced / ORDERS) * 1000).toFixed(2)} | ${((synced / importSeconds) * 100).toFixed(0)}% |`,
+        `| same without fsync | ${unsynced.toFixed(2)} | ${((unsynced / ORDERS) * 1000).toFixed(2)} | ${((unsynced / importSeconds) * 100).toFixed(0)}% |`,
+      );
       const quiet = await runOrders(sandbox, config);
       row('quiet poll, newest-first list', quiet, '-');
     } finally {
@@ -120,15 +170,28 @@ async function main(): Promise<void> {
     `(16 at a time, ${createSeconds.toFixed(1)} s, ${(ORDERS / createSeconds).toFixed(0)} orders/s). Each scenario is`,
     '`erp-sync run-once --only orders --json` as a child process with the file adapter (one JSON file per order,',
     'written atomically with fsync): "pipeline s" is the pipeline\'s own time, "wall s" adds process start-up (tsx),',
-    "peak RSS is the child's VmHWM, requests are counted in the sandbox's request log (list pages + one GET per",
-    'new order).',
+    "peak RSS is the child's VmHWM, requests are counted in the sandbox's request log. The sandbox lists whole",
+    'orders (lines and totals), so the import reads its list pages only: no `GET /orders/{id}` per order (one',
+    'per order only against a platform whose list carries no lines).',
     '',
     '| scenario | imported | outbox files | requests | pipeline s | wall s | peak RSS MB |',
     '|---|---|---|---|---|---|---|',
     ...rows,
     '',
     `Load average (1 min) when the bench ended: ${loadavg()[0]!.toFixed(1)} (the machine is shared; times vary with it).`,
-    'About a third of the import time is the fsync of each outbox file (1-2 ms each here).',
+    '',
+    `What bounds the import: the outbox writes alone, the same ${ORDERS} files (${CONCURRENCY} at a time, one of the`,
+    "imported files as content, the adapter's own atomic writer), against the import's pipeline time:",
+    '',
+    '| outbox writes | s | ms per file | of the import |',
+    '|---|---|---|---|',
+    ...writes,
+    '',
+    'With the list carrying the lines the requests no longer bound the import (100 for 10,000 orders, about',
+    'one list page per 100 orders); it is bound by local per-order work, of which the fsync of each outbox file',
+    "is the largest measured part (compare the two lines above). The rest (the adapter's already-imported",
+    'check, one store transaction per order, encoding) is not timed separately; all of it competes for the',
+    'same shared cores, so its share moves with the load.',
     '',
     'Aim: a quiet poll costs at most 2 requests (1 when the list is newest-first: page 1 is all known;',
     '2 when oldest-first: page 1 tells the order, then the last page is all known).',

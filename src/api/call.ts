@@ -18,11 +18,12 @@ export async function callSingle<S extends z.ZodType>(
   return parseSingle(schema, response.body, response.context);
 }
 
-/** One request whose answer is a list envelope. */
+/** One request whose answer is a list envelope (`skipInvalid`: see parseList). */
 export async function callList<S extends z.ZodType>(
   transport: Transport,
   schema: S,
   spec: RequestSpec,
+  options: { skipInvalid?: boolean } = {},
 ): Promise<Page<z.output<S>>> {
   const response = await transport.send(spec);
   const query = spec.query ?? {};
@@ -30,7 +31,7 @@ export async function callList<S extends z.ZodType>(
     page: typeof query.page === 'number' ? query.page : undefined,
     per_page: typeof query.per_page === 'number' ? query.per_page : undefined,
   };
-  return parseList(schema, response.body, response.context, requested);
+  return parseList(schema, response.body, response.context, requested, options);
 }
 
 /** A bulk write of `items` (sent as `{ items }`); not_found entries are matched back to them. */

@@ -12,6 +12,15 @@ export interface PageMeta {
 export interface Page<T> {
   data: T[];
   meta: PageMeta;
+  /** Records that failed their schema, left out of `data` (lists read with `skipInvalid` only). */
+  invalid?: InvalidRecord[];
+}
+
+/** A list record that failed its schema: the record as received and the error naming the field. */
+export interface InvalidRecord {
+  index: number;
+  record: unknown;
+  error: SchemaError;
 }
 
 /** Identifies a bulk item as the caller sent it (or as the server echoed it). */
@@ -71,32 +80,48 @@ export function parseSingle<S extends z.ZodType>(
 /**
  * `{ "data": [...], "meta": {...} }`; a bare array or missing meta fields are tolerated (meta is then
  * derived from what is there). `requestedPerPage` helps to guess whether another page exists.
+ * With `skipInvalid`, a record that fails its schema is set aside in `invalid` instead of failing
+ * the page: one odd record must not hide the others.
  */
 export function parseList<S extends z.ZodType>(
   schema: S,
   body: unknown,
   context: RequestContext,
   requested: { page?: number | undefined; per_page?: number | undefined } = {},
+  options: { skipInvalid?: boolean } = {},
 ): Page<z.output<S>> {
   const rawData = Array.isArray(body) ? body : dataOf(body, context);
   if (!Array.isArray(rawData)) {
     throw new SchemaError(`${context.method} ${context.route}: 'data' is not a list`, context, 'data');
   }
-  const data = rawData.map((item, index) => check(schema, item, context, `data.${index}`));
+  const data: z.output<S>[] = [];
+  const invalid: InvalidRecord[] = [];
+  rawData.forEach((item: unknown, index) => {
+    try {
+      data.push(check(schema, item, context, `data.${index}`));
+    } catch (error) {
+      if (!options.skipInvalid || !(error instanceof SchemaError)) throw error;
+      invalid.push({ index, record: item, error });
+    }
+  });
   const rawMeta = Array.isArray(body) ? {} : (body as { meta?: unknown }).meta;
   const meta = check(pageMetaSchema, rawMeta ?? {}, context, 'meta');
+  // Page arithmetic counts the records received, valid or not.
+  const received = rawData.length;
   const currentPage = meta.current_page ?? requested.page ?? 1;
-  const perPage = meta.per_page ?? requested.per_page ?? Math.max(data.length, 1);
-  const total = meta.total ?? (currentPage - 1) * perPage + data.length;
+  const perPage = meta.per_page ?? requested.per_page ?? Math.max(received, 1);
+  const total = meta.total ?? (currentPage - 1) * perPage + received;
   let lastPage = meta.last_page;
   if (lastPage === undefined) {
     if (meta.total !== undefined) lastPage = Math.ceil(meta.total / perPage);
-    else lastPage = data.length >= perPage && data.length > 0 ? currentPage + 1 : currentPage;
+    else lastPage = received >= perPage && received > 0 ? currentPage + 1 : currentPage;
   }
-  return {
+  const page: Page<z.output<S>> = {
     data,
     meta: { current_page: currentPage, per_page: perPage, total, last_page: Math.max(1, lastPage) },
   };
+  if (options.skipInvalid) page.invalid = invalid;
+  return page;
 }
 
 function toItemRef(entry: unknown): ItemRef {

@@ -10,6 +10,7 @@ export type {
   ApiInvoice,
   ApiOffer,
   ApiOrder,
+  ApiOrderSummary,
   ApiOrderCustomer,
   ApiOrderItem,
   ApiProduct,
@@ -38,7 +39,7 @@ export {
   isApiError,
   type FieldErrors,
 } from './errors.js';
-export { toPlatformOrder } from './mappers.js';
+export { fullOrder, toPlatformOrder } from './mappers.js';
 export { parseRetryAfter } from './retryAfter.js';
 export type { AccountApi, StatsApi } from './resources/account.js';
 export type { CustomersApi } from './resources/customers.js';

@@ -1,5 +1,5 @@
 import type { OrderCustomer, OrderLine, PlatformOrder } from '../domain/orders.js';
-import type { ApiOrder, ApiOrderItem } from './schemas.js';
+import { apiOrderSchema, type ApiOrder, type ApiOrderItem, type ApiOrderSummary } from './schemas.js';
 
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
@@ -51,4 +51,13 @@ export function toPlatformOrder(order: ApiOrder): PlatformOrder {
     updatedAt: order.updated_at,
     raw: order,
   };
+}
+
+/**
+ * The record as a full order when it carries its lines and totals (a list of full orders, as the
+ * sandbox answers), else null: the caller then fetches `GET /orders/{id}`.
+ */
+export function fullOrder(order: ApiOrderSummary): ApiOrder | null {
+  const parsed = apiOrderSchema.safeParse(order);
+  return parsed.success ? parsed.data : null;
 }

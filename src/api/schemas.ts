@@ -90,26 +90,83 @@ export const apiInvoiceSchema = z.looseObject({
   total: optionalNumber,
 });
 
-export const apiOrderSchema = z.looseObject({
-  id,
-  number: numberOrText,
-  status: z.enum(ORDER_STATUSES),
-  payment_status: z.enum(PAYMENT_STATUSES),
-  currency: text,
-  source_order_id: optionalText,
-  customer_id: id.nullish(),
-  customer: apiOrderCustomerSchema.nullish(),
-  items: z.array(apiOrderItemSchema),
-  subtotal: money,
-  shipping_total: money,
-  discount_total: money,
-  tax_total: money,
-  total: money,
-  awb: apiAwbSchema.nullish(),
-  invoice: apiInvoiceSchema.nullish(),
-  created_at: text,
-  updated_at: text,
-});
+const orderStatus = z.enum(ORDER_STATUSES);
+const paymentStatus = z.enum(PAYMENT_STATUSES);
+
+/**
+ * Servers name an order's lines `items` (the sandbox) or `lines` (the spec's own word); both are
+ * read (an error names the field as the server sent it) and come out as `items`.
+ */
+const orderLines = {
+  items: z.array(apiOrderItemSchema).nullish(),
+  lines: z.array(apiOrderItemSchema).nullish(),
+};
+
+type Lines = z.output<typeof apiOrderItemSchema>[];
+
+/** The order with its lines under `items`, whichever name they came under; `fallback` when none. */
+function withItems<T extends { items?: Lines | null; lines?: Lines | null }, F extends Lines | undefined>(
+  order: T,
+  fallback: F,
+): T & { items: Lines | F } {
+  return { ...order, items: order.items ?? order.lines ?? fallback };
+}
+
+/**
+ * An order as a list, a create or an update may answer it: what the sync needs to find, compare
+ * and link an order. Lines and totals are optional (a summary list carries none; the spec
+ * promises them only on `GET /orders/{id}`).
+ */
+export const apiOrderSummarySchema = z
+  .looseObject({
+    id,
+    number: numberOrText.nullish(),
+    status: orderStatus,
+    payment_status: paymentStatus,
+    currency: optionalText,
+    source_order_id: optionalText,
+    customer_id: id.nullish(),
+    customer: apiOrderCustomerSchema.nullish(),
+    ...orderLines,
+    subtotal: optionalNumber,
+    shipping_total: optionalNumber,
+    discount_total: optionalNumber,
+    tax_total: optionalNumber,
+    total: optionalNumber,
+    awb: apiAwbSchema.nullish(),
+    invoice: apiInvoiceSchema.nullish(),
+    created_at: text,
+    updated_at: optionalText,
+  })
+  .transform((order) => withItems(order, undefined));
+
+/** An order in full (`GET /orders/{id}`, and list records that carry everything): lines, totals, customer. */
+export const apiOrderSchema = z
+  .looseObject({
+    id,
+    number: numberOrText,
+    status: orderStatus,
+    payment_status: paymentStatus,
+    currency: text,
+    source_order_id: optionalText,
+    customer_id: id.nullish(),
+    customer: apiOrderCustomerSchema.nullish(),
+    ...orderLines,
+    subtotal: money,
+    shipping_total: money,
+    discount_total: money,
+    tax_total: money,
+    total: money,
+    awb: apiAwbSchema.nullish(),
+    invoice: apiInvoiceSchema.nullish(),
+    created_at: text,
+    updated_at: text,
+  })
+  .superRefine((order, ctx) => {
+    if (!order.items && !order.lines)
+      ctx.addIssue({ code: 'custom', path: ['items'], message: 'expected the order lines (items or lines)' });
+  })
+  .transform((order) => withItems(order, []));
 
 export const apiCustomerSchema = z.looseObject({
   id,
@@ -149,6 +206,7 @@ export type ApiOrderItem = z.infer<typeof apiOrderItemSchema>;
 export type ApiAwb = z.infer<typeof apiAwbSchema>;
 export type ApiInvoice = z.infer<typeof apiInvoiceSchema>;
 export type ApiOrder = z.infer<typeof apiOrderSchema>;
+export type ApiOrderSummary = z.infer<typeof apiOrderSummarySchema>;
 export type ApiCustomer = z.infer<typeof apiCustomerSchema>;
 export type ApiTag = z.infer<typeof apiTagSchema>;
 export type ApiCategory = z.infer<typeof apiCategorySchema>;

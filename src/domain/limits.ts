@@ -18,6 +18,8 @@ export const LIMITS = {
   tagColorMax: 32,
   /** Not in the spec; the sandbox's documented choice, and our batching ceiling. */
   bulkItemsMax: 1000,
+  /** Not in the spec (a SKU is "an internal code"); the sandbox's and common platforms' bound. */
+  skuMax: 100,
 } as const;
 
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;

@@ -1,4 +1,5 @@
-import type { ProductStatus } from './limits.js';
+import { LIMITS, type ProductStatus } from './limits.js';
+import { hasUnprintable, printable } from './printable.js';
 
 /** Where a record came from, so that a reject can name it (file and line, or a row key). */
 export interface RecordSource {
@@ -62,9 +63,17 @@ export interface Reject {
   source?: RecordSource;
 }
 
-/** The one way to spell an item key in stores, rejects and logs. */
+/** Longer than any valid key (two SKUs and the slash). */
+const KEY_MAX = LIMITS.skuMax * 2 + 1;
+
+/**
+ * The one way to spell an item key in stores, rejects and logs. A key no valid item can have (too
+ * long, control characters) is shown shortened and escaped: such an item is only ever a reject,
+ * and a 50 MB or binary SKU must not be stored or printed whole.
+ */
 export function itemKeyString(key: ItemKey): string {
-  return key.variantSku ? `${key.sku}/${key.variantSku}` : key.sku;
+  const text = key.variantSku ? `${key.sku}/${key.variantSku}` : key.sku;
+  return text.length > KEY_MAX || hasUnprintable(text) ? printable(text, 60) : text;
 }
 
 /** A human-readable location for a reject: `stock.csv:12`, or the row key. */

@@ -1,4 +1,5 @@
 import { LIMITS, PRODUCT_STATUSES } from './limits.js';
+import { hasUnprintable } from './printable.js';
 import type { PriceRecord, ProductRecord, StockRecord } from './records.js';
 
 /**
@@ -8,8 +9,21 @@ import type { PriceRecord, ProductRecord, StockRecord } from './records.js';
  * Adapters and pipelines share these, so the same bad value gets the same reason everywhere.
  */
 
-export function skuReasons(sku: string | undefined | null): string[] {
-  return sku === undefined || sku === null || sku.trim() === '' ? ['missing sku'] : [];
+export function skuReasons(sku: string | undefined | null, field = 'sku'): string[] {
+  if (sku === undefined || sku === null || sku.trim() === '') return [`missing ${field}`];
+  // Checked on UTF-16 length first: a 50 MB value is not spread into an array to be counted.
+  const length = sku.length > LIMITS.skuMax * 2 ? sku.length : [...sku].length;
+  if (length > LIMITS.skuMax) return [`${field} is longer than ${LIMITS.skuMax} characters (${length})`];
+  if (hasUnprintable(sku)) return [`${field} holds control or invisible characters`];
+  return [];
+}
+
+/** The SKU and, when there is one, the variant SKU of a row. */
+export function itemKeyReasons(sku: string | undefined | null, variantSku: string | undefined): string[] {
+  const reasons = skuReasons(sku);
+  if (variantSku !== undefined)
+    reasons.push(...skuReasons(variantSku, 'variant_sku').filter((r) => !r.startsWith('missing')));
+  return reasons;
 }
 
 /** A finite number, at least `min`; whole when `integer`; at most `max` when given. */
@@ -20,6 +34,9 @@ export function numberReasons(
 ): string[] {
   if (!Number.isFinite(value)) return [`${field} is not a number`];
   if (rule.integer && !Number.isInteger(value)) return [`${field} must be a whole number, got ${value}`];
+  // Past 2^53 a whole number is no longer exact: 9007199254740993 reads as ...992.
+  if (rule.integer && !Number.isSafeInteger(value))
+    return [`${field} is too large to be exact (beyond 2^53), got ${value}`];
   if (rule.min !== undefined && rule.max !== undefined && (value < rule.min || value > rule.max)) {
     return [`${field} must be between ${rule.min} and ${rule.max}, got ${value}`];
   }
@@ -47,7 +64,14 @@ export function nameReasons(name: string | undefined): string[] {
 }
 
 export function stockRecordReasons(record: StockRecord): string[] {
-  return [...skuReasons(record.sku), ...quantityReasons('quantity', record.quantity)];
+  return [...itemKeyReasons(record.sku, record.variantSku), ...quantityReasons('quantity', record.quantity)];
+}
+
+/** A sale price above the price it reduces is a data error (a swapped column, a typo), not a sale. */
+export function salePriceReasons(price: number | undefined, salePrice: number | null | undefined): string[] {
+  if (price === undefined || salePrice === undefined || salePrice === null) return [];
+  if (!Number.isFinite(price) || !Number.isFinite(salePrice)) return [];
+  return salePrice > price ? [`sale_price ${salePrice} is above price ${price}`] : [];
 }
 
 const PRICE_FIELDS = [
@@ -57,7 +81,7 @@ const PRICE_FIELDS = [
 ] as const;
 
 export function priceRecordReasons(record: PriceRecord): string[] {
-  const reasons = skuReasons(record.sku);
+  const reasons = itemKeyReasons(record.sku, record.variantSku);
   let present = record.vatRate !== undefined;
   for (const [prop, field] of PRICE_FIELDS) {
     const value = record[prop];
@@ -69,6 +93,7 @@ export function priceRecordReasons(record: PriceRecord): string[] {
   }
   if (record.vatRate !== undefined) reasons.push(...vatRateReasons(record.vatRate));
   if (!present) reasons.push('no price field (price, sale_price, cost_price or vat_rate)');
+  reasons.push(...salePriceReasons(record.price, record.salePrice));
   return reasons;
 }
 
@@ -87,5 +112,6 @@ export function productRecordReasons(record: ProductRecord): string[] {
   if (record.weightGrams !== undefined) {
     reasons.push(...numberReasons('weight_grams', record.weightGrams, { min: 0, integer: true }));
   }
+  reasons.push(...salePriceReasons(record.price, record.salePrice));
   return reasons;
 }

@@ -103,13 +103,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
         ignoreDependencyOnFailure: true,
       });
     },
-    enqueueImports: async (orderIds) => {
+    enqueueImports: async (orderIds, listed) => {
       for (const orderId of orderIds) {
-        const job = await imports.add(
-          orderImportJob.name,
-          { orderId },
-          { jobId: importJobId(options.ctx.store, orderId) },
-        );
+        const order = listed.get(orderId);
+        const job = await imports.add(orderImportJob.name, order ? { orderId, listed: order } : { orderId }, {
+          jobId: importJobId(options.ctx.store, orderId),
+        });
         // A failed import kept for `erp-sync jobs` would refuse its id for good; the order is still to import.
         if (await job.isFailed()) await job.retry('failed');
       }

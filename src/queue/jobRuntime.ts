@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
+import type { ApiOrder } from '../api/schemas.js';
 import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
 import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
 
@@ -18,5 +19,5 @@ export interface JobRuntime {
   /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
   enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
   /** One import job per platform order (ids BullMQ de-duplicates); returns how many were handed over. */
-  enqueueImports(orderIds: number[]): Promise<number>;
+  enqueueImports(orderIds: number[], listed: Map<number, ApiOrder>): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import type { ApiOrder } from '../api/schemas.js';
 import type { PushBatch } from '../sync/pushBatch.js';
 import type { RunSummary } from '../sync/types.js';
 import type { PipelineName } from '../sync/pipelineNames.js';
@@ -36,6 +37,8 @@ export interface PushPayload {
 /** One platform order to import. */
 export interface ImportPayload {
   orderId: number;
+  /** The order as the list gave it, when that is the whole order: imported without a GET. */
+  listed?: ApiOrder;
 }
 
 /** Every job name with its payload: the queue layer decodes nothing else. */

@@ -34,7 +34,8 @@ export const orderImportJob = {
   ): Promise<{ orderId: number; outcome: ImportOutcome }> {
     const { ctx } = bindRun(runtime.ctx);
     try {
-      return { orderId: job.data.orderId, outcome: await importPlatformOrder(ctx, job.data.orderId) };
+      const { orderId, listed } = job.data;
+      return { orderId, outcome: await importPlatformOrder(ctx, orderId, listed) };
     } catch (error) {
       return handleFailure(failureOfError(error), IMPORT_QUEUE, runtime);
     }

@@ -10,8 +10,8 @@ import { defineRunJob } from './runJob.js';
  */
 export const ordersPollJob = defineRunJob('orders-poll', 'orders', (runtime: JobRuntime) => ({
   run: (ctx, options) =>
-    runOrders(ctx, options, async (run: PipelineRun, ids: number[]) => {
-      run.summary.sent += await runtime.enqueueImports(ids);
+    runOrders(ctx, options, async (run: PipelineRun, ids: number[], listed) => {
+      run.summary.sent += await runtime.enqueueImports(ids, listed);
       run.summary.extra.importJobs = ids.length;
     }),
 }));

@@ -1,7 +1,7 @@
 import { openDatabase } from './db/openDatabase.js';
 import { FaultGate } from './faults/faultGate.js';
 import { parseFaultSpec } from './faults/faultSpec.js';
-import { buildApp } from './http/app.js';
+import { BODY_LIMIT, buildApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
 import { RequestLog, type RequestLogEntry } from './requestLog.js';
 import { DEMO_KEYS, type DemoKeys } from './seed/demoKeys.js';
@@ -19,6 +19,8 @@ export interface SandboxOptions {
   ordersOrder?: 'desc' | 'asc';
   extraProducts?: number;
   logLevel?: string;
+  /** Largest request body in bytes (default 1 MiB); smaller to stand in for a stricter platform. */
+  bodyLimit?: number;
 }
 
 export interface Sandbox {
@@ -58,6 +60,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     logLevel: options.logLevel ?? 'warn',
     recordBodies: options.recordBodies ?? false,
     ordersOrder: options.ordersOrder ?? 'desc',
+    bodyLimit: options.bodyLimit ?? BODY_LIMIT,
   });
   const host = options.host ?? '127.0.0.1';
   try {

@@ -1,18 +1,28 @@
 import type { OrderCustomerInput } from '../api/inputs.js';
-import type { ApiOrder } from '../api/schemas.js';
+import type { ApiOrderSummary } from '../api/schemas.js';
 import type { OutgoingOrder } from '../domain/orders.js';
 import type { SyncContext } from './types.js';
 
 /**
  * The platform order created for an ERP order, found by `search` and then matched exactly on
  * source_order_id (search is a substring match over several fields). Null when none exists.
+ * A listed record that fails its schema but carries this source_order_id is fetched by its id:
+ * an odd record must never make us create the order a second time.
  */
-export async function findOrderBySourceId(ctx: SyncContext, sourceOrderId: string): Promise<ApiOrder | null> {
-  const matches: ApiOrder[] = [];
+export async function findOrderBySourceId(
+  ctx: SyncContext,
+  sourceOrderId: string,
+): Promise<ApiOrderSummary | null> {
+  const matches: ApiOrderSummary[] = [];
   for (let page = 1; ; page++) {
     const result = await ctx.client.orders.list({ search: sourceOrderId, per_page: 100, page });
     for (const order of result.data) if (order.source_order_id === sourceOrderId) matches.push(order);
-    if (result.data.length === 0 || page >= result.meta.last_page) break;
+    for (const { record } of result.invalid ?? []) {
+      const raw = (record ?? {}) as { id?: unknown; source_order_id?: unknown };
+      if (raw.source_order_id === sourceOrderId && typeof raw.id === 'number')
+        matches.push(await ctx.client.orders.get(raw.id));
+    }
+    if (result.data.length + (result.invalid?.length ?? 0) === 0 || page >= result.meta.last_page) break;
   }
   if (matches.length > 1) {
     ctx.logger.error(
@@ -20,7 +30,10 @@ export async function findOrderBySourceId(ctx: SyncContext, sourceOrderId: strin
       'several platform orders carry one source_order_id',
     );
   }
-  return matches.reduce<ApiOrder | null>((first, o) => (first === null || o.id < first.id ? o : first), null);
+  return matches.reduce<ApiOrderSummary | null>(
+    (first, o) => (first === null || o.id < first.id ? o : first),
+    null,
+  );
 }
 
 /** customer_id as given; otherwise the customer with that email; otherwise a customer object to create. */

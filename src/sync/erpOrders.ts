@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
-import type { ApiOrder } from '../api/schemas.js';
+import type { ApiOrderSummary } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
 import { describeSource } from '../domain/records.js';
@@ -182,7 +182,7 @@ async function toCreateInput(ctx: SyncContext, order: OutgoingOrder): Promise<Or
  * payment arrives) reach the ERP as updates like those of an imported order. The ERP has it
  * already: acknowledged at once, no lines for the oversell guard.
  */
-function markCreated(ctx: SyncContext, sourceOrderId: string, order: ApiOrder): void {
+function markCreated(ctx: SyncContext, sourceOrderId: string, order: ApiOrderSummary): void {
   const repos = orderRepositoriesOf(ctx.store);
   ctx.store.transaction(() => {
     repos.outgoing.markCreated(sourceOrderId, order.id);

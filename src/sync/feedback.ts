@@ -1,10 +1,10 @@
-import { ApiValidationError } from '../api/errors.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import { describeSource, type RecordSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
+import { afterRefusedMove } from './lifecycleWalk.js';
 import { countExtra, isRefusal } from './ordersPipelineRun.js';
 import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
@@ -130,31 +130,30 @@ async function handleEvent(
       delivered = { status: action.input.status, paymentStatus: action.input.payment_status };
     }
   } catch (error) {
-    const passed = isRefusal(error) ? await alreadyPassed(ctx, action, event, orderId, error) : null;
-    if (passed) {
+    const recovered = isRefusal(error) ? await afterRefusedMove(ctx, action, event, orderId, error) : null;
+    if (recovered?.kind === 'applied') {
       // A status move the order has already made (a redo after a crash, or the merchant was
-      // quicker): in effect applied, not a reject. The rest of the event was applied without it.
-      result = passed.result;
-      delivered = passed.delivered;
-      countExtra(summary, 'alreadyPassed');
+      // quicker), or one reached by walking the lifecycle: applied, not a reject.
+      result = recovered.result;
+      delivered = recovered.delivered;
+      countExtra(summary, recovered.how);
+      if (recovered.how === 'walked') countExtra(summary, 'walkSteps', recovered.steps);
     } else if (isRefusal(error)) {
       // The platform refused this move for good (422, 404): a reject with its message, not retried.
+      const reason = recovered?.kind === 'refused' ? recovered.reason : error.message;
       summary.rejected += 1;
       ctx.store.transaction(() => {
-        ctx.store.rejects.record({ pipeline: 'feedback', key, reason: error.message, source });
+        ctx.store.rejects.record({ pipeline: 'feedback', key, reason, source });
         repos.events.record({
           eventId: event.eventId,
           platformOrderId: orderId,
           kind: event.kind,
           outcome: 'rejected',
-          detail: error.message,
+          detail: reason,
         });
         advance();
       });
-      ctx.logger.warn(
-        { orderId, event: event.kind, reason: error.message },
-        'feedback refused by the platform',
-      );
+      ctx.logger.warn({ orderId, event: event.kind, reason }, 'feedback refused by the platform');
       return;
     } else {
       throw error;
@@ -221,53 +220,6 @@ async function apply(
     ...base,
     invoice: { series: invoice.series ?? '', number: invoice.number, total: invoice.total ?? null },
   };
-}
-
-/**
- * Order statuses along the forward path; `cancelled` is off the path and only equals itself.
- * A status move is "already passed" when the order is at the requested status or further along.
- */
-const STATUS_PATH: readonly OrderStatus[] = ['new', 'confirmed', 'processing', 'shipped', 'returned'];
-
-export function statusReached(current: OrderStatus, requested: OrderStatus): boolean {
-  if (current === requested) return true;
-  const at = STATUS_PATH.indexOf(current);
-  const wanted = STATUS_PATH.indexOf(requested);
-  return at >= 0 && wanted >= 0 && at >= wanted;
-}
-
-/**
- * After the platform refused a status move (422): when the order already is at or past the
- * requested status, the event is in effect applied. The event's other fields (labels, notes,
- * payment status) are then sent without the status; null when the refusal stands.
- */
-async function alreadyPassed(
-  ctx: SyncContext,
-  action: FeedbackAction,
-  event: OrderEvent,
-  orderId: number,
-  error: unknown,
-): Promise<{ result: FeedbackResult; delivered: { paymentStatus?: PaymentStatus } } | null> {
-  if (action.type !== 'update' || !action.status || !(error instanceof ApiValidationError)) return null;
-  const current = await ctx.client.orders.get(orderId);
-  if (!statusReached(current.status, action.status)) return null;
-  const { status: _status, note: _note, ...rest } = action.input;
-  let status = current.status;
-  if (Object.keys(rest).length > 0) {
-    try {
-      status = (await ctx.client.orders.update(orderId, rest)).status;
-    } catch (restError) {
-      if (isRefusal(restError)) return null;
-      throw restError;
-    }
-  }
-  ctx.logger.info(
-    { orderId, event: event.kind, status: current.status },
-    'feedback status already reached on the platform; not a reject',
-  );
-  const result: FeedbackResult = { eventId: event.eventId, orderId, kind: event.kind, status };
-  if (event.erpRef) result.erpRef = event.erpRef;
-  return { result, delivered: rest.payment_status ? { paymentStatus: rest.payment_status } : {} };
 }
 
 function resultDetail(result: FeedbackResult): string | null {

@@ -1,27 +1,32 @@
-import { NotFoundError } from '../api/errors.js';
+import { NotFoundError, SchemaError } from '../api/errors.js';
 import { toPlatformOrder } from '../api/mappers.js';
+import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import type { PlatformOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { erpOriginIds } from './erpOriginIds.js';
 import type { SyncContext } from './types.js';
+import { unitsOf } from './unitsOf.js';
 
 export type ImportOutcome = 'imported' | 'already_in_erp' | 'parked' | 'skipped' | 'erp_origin' | 'gone';
 
-/** Units per SKU of an order's lines, as the oversell guard counts them. */
-export function unitsOf(order: PlatformOrder): { sku: string; quantity: number }[] {
-  return order.items.filter((line) => line.sku).map((line) => ({ sku: line.sku!, quantity: line.quantity }));
-}
-
 /**
- * Fetches one platform order in full and decides about it: import through the adapter (the link
- * is written only after the adapter confirmed), park it when the ERP refuses it, or remember why
- * it is not imported. A transient failure leaves it queued for the next run.
+ * Decides about one platform order: import through the adapter (the link is written only after
+ * the adapter confirmed), park it when the ERP refuses it, or remember why it is not imported.
+ * `listed` is the order in full as the list carried it; without it the order is fetched
+ * (`GET /orders/{id}`), and an order whose record the platform answers in a shape that cannot be
+ * read is parked with the field named (retried like any parked order). A transient failure leaves
+ * it queued for the next run.
  */
-export async function importPlatformOrder(ctx: SyncContext, orderId: number): Promise<ImportOutcome> {
+export async function importPlatformOrder(
+  ctx: SyncContext,
+  orderId: number,
+  listed?: ApiOrder,
+): Promise<ImportOutcome> {
   const repos = orderRepositoriesOf(ctx.store);
   let order: PlatformOrder;
   try {
-    order = toPlatformOrder(await ctx.client.orders.get(orderId));
+    order = toPlatformOrder(listed ?? (await ctx.client.orders.get(orderId)));
   } catch (error) {
     if (error instanceof NotFoundError) {
       ctx.store.transaction(() => {
@@ -30,10 +35,11 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
       });
       return 'gone';
     }
+    if (error instanceof SchemaError) return parkUnreadable(ctx, orderId, error);
     throw error;
   }
 
-  if (isErpOrigin(ctx, order)) {
+  if (erpOriginIds(repos.outgoing, [order]).has(order.id)) {
     // Its units are in the ERP's stock already: no lines left for the oversell guard to hold.
     ctx.store.transaction(() => {
       repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.createdAt);
@@ -55,6 +61,8 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
     return 'skipped';
   }
 
+  // Fetched lines are held for the oversell guard now, whatever the ERP answers this run.
+  if (!listed) repos.links.replaceLines(order.id, unitsOf(order.items));
   let result;
   try {
     result = await ctx.erp.importOrder(order);
@@ -66,7 +74,7 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
           new Date(),
           ctx.config.orders.parkedRetryMinutes * 60_000,
         );
-        repos.links.replaceLines(order.id, unitsOf(order));
+        repos.links.replaceLines(order.id, unitsOf(order.items));
         repos.seen.setOutcome(order.id, 'parked', order.status, order.createdAt);
         ctx.store.rejects.record({
           pipeline: 'orders',
@@ -91,7 +99,7 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
       status: order.status,
       paymentStatus: order.paymentStatus,
       platformCreatedAt: order.createdAt,
-      lines: unitsOf(order),
+      lines: unitsOf(order.items),
     });
     repos.seen.setOutcome(order.id, 'imported', order.status, order.createdAt);
     repos.parked.unpark(order.id);
@@ -100,8 +108,19 @@ export async function importPlatformOrder(ctx: SyncContext, orderId: number): Pr
   return result.alreadyImported ? 'already_in_erp' : 'imported';
 }
 
-function isErpOrigin(ctx: SyncContext, order: PlatformOrder): boolean {
-  const outgoing = orderRepositoriesOf(ctx.store).outgoing;
-  if (outgoing.byPlatformOrderId(order.id)) return true;
-  return order.sourceOrderId !== null && outgoing.knownSources([order.sourceOrderId]).size > 0;
+/** The platform's record of the order cannot be read: parked with the field, so a person can look. */
+function parkUnreadable(ctx: SyncContext, orderId: number, error: SchemaError): ImportOutcome {
+  const repos = orderRepositoriesOf(ctx.store);
+  const reason = `the platform's order record cannot be read: ${error.message}`;
+  ctx.store.transaction(() => {
+    repos.parked.park(
+      { platformOrderId: orderId, number: null, code: error.code, reason },
+      new Date(),
+      ctx.config.orders.parkedRetryMinutes * 60_000,
+    );
+    repos.seen.setOutcome(orderId, 'parked', null);
+    ctx.store.rejects.record({ pipeline: 'orders', key: String(orderId), reason: `parked: ${reason}` });
+  });
+  ctx.logger.warn({ orderId, field: error.field, reason: error.message }, 'order parked: unreadable record');
+  return 'parked';
 }

@@ -1,19 +1,20 @@
+import { fullOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
-import { scanForUnseenOrders, type ListedOrder, type ScanResult } from './orderPoll.js';
+import { erpOriginIds } from './erpOriginIds.js';
+import { orderListPages, type ListedRecord, type UnreadableRecord } from './orderListPages.js';
+import { scanForUnseenOrders, type ScanResult } from './orderPoll.js';
 import { countExtra } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
 import { nextOrderChange } from './orderChanges.js';
 import { createPool } from './pool.js';
-import { erpOriginIds } from './reservations.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
+import { unitsOf } from './unitsOf.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
-
-type Listed = ListedOrder & { order: ApiOrder };
 
 /**
  * Platform -> ERP orders: find unseen orders (recorded in the store before any import), import
@@ -29,35 +30,40 @@ export function runOrders(
 }
 
 /**
- * How a run imports the queued orders and the parked ones due for a retry (ids, queued first):
- * inline by default; a daemon's poll job hands each to an import job instead.
+ * How a run imports the queued orders and the parked ones due for a retry (ids, queued first;
+ * `listed`: the orders whose list record is the whole order, imported without a GET): inline by
+ * default; a daemon's poll job hands each to an import job instead.
  */
-export type OrderImporter = (run: PipelineRun, ids: number[]) => Promise<void>;
+export type OrderImporter = (run: PipelineRun, ids: number[], listed: Map<number, ApiOrder>) => Promise<void>;
 
 async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
-  const { scan, skipped } = await discoverOrders(ctx, {
+  const { scan, skipped, unreadable } = await discoverOrders(ctx, {
     dryRun: options.dryRun,
     assertLease: () => lease.assertHeld(),
   });
-  summary.read = scan.unseen.length + scan.known.length;
+  summary.read = scan.unseen.length + scan.known.length + unreadable;
+  summary.rejected += unreadable;
   countExtra(summary, 'pagesRead', scan.pagesRead);
   countExtra(summary, 'unseen', scan.unseen.length);
+  if (unreadable > 0) countExtra(summary, 'unreadable', unreadable);
   if (options.dryRun) {
     previewOrders(ctx, scan, summary);
     return;
   }
   countExtra(summary, 'skipped', skipped);
 
-  await importer(run, ordersToImport(ctx));
+  await importer(run, ordersToImport(ctx), listedInFull(scan.unseen));
 
-  // Changes of imported orders met on the pages just read cost no extra list request.
+  // Changes of imported orders met on the pages just read cost no extra list request (and no
+  // GET when the list carries the whole order).
   for (const listed of scan.known) {
     const link = repos.links.get(listed.id);
-    if (!link) continue;
+    if (!link || !listed.order) continue;
     const current = { status: listed.order.status, paymentStatus: listed.order.payment_status };
-    countExtra(summary, 'updates', await deliverOrderChanges(ctx, link, current));
+    const full = fullOrder(listed.order) ?? undefined;
+    countExtra(summary, 'updates', await deliverOrderChanges(ctx, link, current, full));
   }
   if (sweepDue(ctx, options)) {
     const since = new Date(Date.now() - ctx.config.orders.updates.lookbackDays * 86_400_000).toISOString();
@@ -71,50 +77,71 @@ async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<vo
 
 /**
  * The poll's first half, also usable alone (a daemon's poll job that fans out one import job per
- * order): scans for unseen orders and records them all as queued (with their lines, for the
- * oversell guard) in one transaction, before anything is imported, so that a later scan can trust
- * a page of known orders. Orders listed in a status that is not imported are decided at once.
- * Then `importPlatformOrder(ctx, id)` for each of `store.orders.seen.queued()`.
+ * order): scans for unseen orders and records them all as queued (with their lines when the list
+ * carries them, for the oversell guard) in one transaction, before anything is imported, so that
+ * a later scan can trust a page of known orders. Orders listed in a status that is not imported
+ * are decided at once. A listed record that fails its schema but names its order is queued like
+ * the others (its import fetches it in full, and parks it with the reason if that fails too); one
+ * without an id is counted in `unreadable` and logged. Then `importPlatformOrder(ctx, id, listed)`
+ * for each of `store.orders.seen.queued()`, with the listed record when it is the whole order
+ * (`fullOrder`), so the import makes no request of its own.
  */
 export async function discoverOrders(
   ctx: SyncContext,
   options: { dryRun?: boolean; assertLease?: () => void } = {},
-): Promise<{ scan: ScanResult<Listed>; skipped: number }> {
+): Promise<{ scan: ScanResult<ListedRecord>; skipped: number; unreadable: number }> {
   const repos = orderRepositoriesOf(ctx.store);
-  const perPage = ctx.config.orders.perPage;
-  const scan = await scanForUnseenOrders<Listed>(
-    async (page) => {
+  let unreadable = 0;
+  const onUnreadable = (record: UnreadableRecord) => {
+    unreadable += 1;
+    ctx.logger.warn(record, 'order list record without a usable id: left out');
+  };
+  const fetchPage = orderListPages(ctx.client, ctx.config.orders.perPage, onUnreadable);
+  const scan = await scanForUnseenOrders<ListedRecord>(
+    (page) => {
       options.assertLease?.();
-      const result = await ctx.client.orders.list({ per_page: perPage, page });
-      return {
-        items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
-        lastPage: result.meta.last_page,
-      };
+      return fetchPage(page);
     },
     (ids) => repos.seen.known(ids),
   );
-  if (options.dryRun) return { scan, skipped: 0 };
+  for (const listed of scan.unseen) {
+    if (listed.problem !== null)
+      ctx.logger.warn(
+        { orderId: listed.id, reason: listed.problem },
+        'order list record unreadable; the order is fetched in full',
+      );
+  }
+  if (options.dryRun) return { scan, skipped: 0, unreadable };
   const importable = new Set(ctx.config.orders.importStatuses);
-  const erpOrigin = erpOriginIds(
-    repos.outgoing,
-    scan.unseen.map((o) => o.order),
-  );
+  const erpOrigin = erpOriginIds(repos.outgoing, scan.unseen);
   let skipped = 0;
   ctx.store.transaction(() => {
-    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt })));
-    for (const { order } of scan.unseen) {
-      if (erpOrigin.has(order.id)) {
+    repos.seen.enqueue(scan.unseen.map((o) => ({ id: o.id, createdAt: o.createdAt || null })));
+    for (const listed of scan.unseen) {
+      const createdAt = listed.createdAt || null;
+      if (erpOrigin.has(listed.id)) {
         // Created by us from the ERP: never imported back, and its units are in the ERP's stock.
-        repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.created_at);
-      } else if (importable.has(order.status)) {
-        repos.links.replaceLines(order.id, listedUnits(order));
-      } else {
-        repos.seen.setOutcome(order.id, 'skipped', order.status, order.created_at);
+        repos.seen.setOutcome(listed.id, 'erp_origin', listed.status, createdAt);
+      } else if (listed.status !== null && !importable.has(listed.status)) {
+        repos.seen.setOutcome(listed.id, 'skipped', listed.status, createdAt);
         skipped += 1;
+      } else {
+        const lines = listed.order?.items;
+        if (lines) repos.links.replaceLines(listed.id, unitsOf(lines));
       }
     }
   });
-  return { scan, skipped };
+  return { scan, skipped, unreadable };
+}
+
+/** The unseen orders whose list record is the whole order: imported without a GET each. */
+function listedInFull(unseen: readonly ListedRecord[]): Map<number, ApiOrder> {
+  const out = new Map<number, ApiOrder>();
+  for (const listed of unseen) {
+    const full = listed.order && fullOrder(listed.order);
+    if (full) out.set(listed.id, full);
+  }
+  return out;
 }
 
 /** The queued orders, then the parked ones due for a retry. */
@@ -130,7 +157,7 @@ function ordersToImport(ctx: SyncContext): number[] {
 }
 
 /** Imports the orders, a few at once. */
-async function importQueued(run: PipelineRun, ids: number[]): Promise<void> {
+async function importQueued(run: PipelineRun, ids: number[], listed: Map<number, ApiOrder>): Promise<void> {
   const { ctx, options, summary, lease } = run;
   const pool = createPool(ctx.config.orders.concurrency);
   const tally = (outcome: ImportOutcome) => {
@@ -144,7 +171,7 @@ async function importQueued(run: PipelineRun, ids: number[]): Promise<void> {
       lease.assertHeld();
       summary.sent += 1;
       try {
-        tally(await importPlatformOrder(ctx, id));
+        tally(await importPlatformOrder(ctx, id, listed.get(id)));
       } catch (error) {
         if (isErpSyncError(error) && error.fatal) throw error;
         // Stays queued (or parked): the next run tries it again.
@@ -162,18 +189,15 @@ async function importQueued(run: PipelineRun, ids: number[]): Promise<void> {
  * ERP-origin ones), the queued ones and the parked ones due, and deliver the changes of imported
  * orders seen on the pages read. Orders in other statuses are only counted (`wouldSkip`).
  */
-function previewOrders(ctx: SyncContext, scan: ScanResult<Listed>, summary: RunSummary): void {
+function previewOrders(ctx: SyncContext, scan: ScanResult<ListedRecord>, summary: RunSummary): void {
   const repos = orderRepositoriesOf(ctx.store);
   const importable = new Set(ctx.config.orders.importStatuses);
-  const erpOrigin = erpOriginIds(
-    repos.outgoing,
-    scan.unseen.map((o) => o.order),
-  );
+  const erpOrigin = erpOriginIds(repos.outgoing, scan.unseen);
   const imports: Record<string, unknown>[] = [];
   let wouldSkip = 0;
-  for (const { order } of scan.unseen) {
-    if (erpOrigin.has(order.id)) continue;
-    if (importable.has(order.status)) imports.push({ import: order.id, status: order.status });
+  for (const { id, status } of scan.unseen) {
+    if (erpOrigin.has(id)) continue;
+    if (status === null || importable.has(status)) imports.push({ import: id, status });
     else wouldSkip += 1;
   }
   const listed = new Set(scan.unseen.map((o) => o.id));
@@ -185,7 +209,7 @@ function previewOrders(ctx: SyncContext, scan: ScanResult<Listed>, summary: RunS
   for (const { id, order } of scan.known) {
     const link = repos.links.get(id);
     const change =
-      link && nextOrderChange(link, { status: order.status, paymentStatus: order.payment_status });
+      link && order && nextOrderChange(link, { status: order.status, paymentStatus: order.payment_status });
     if (!link || !change) continue;
     updates.push({
       update: id,
@@ -209,8 +233,4 @@ function sweepDue(ctx: SyncContext, options: RunOptions): boolean {
     return false;
   }
   return Date.now() - Date.parse(last) >= ctx.config.orders.updates.sweepMinutes * 60_000;
-}
-
-function listedUnits(order: ApiOrder): { sku: string; quantity: number }[] {
-  return order.items.filter((line) => line.sku).map((line) => ({ sku: line.sku!, quantity: line.quantity }));
 }

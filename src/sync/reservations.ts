@@ -1,12 +1,16 @@
 import type { ApiClient } from '../api/createApiClient.js';
-import type { ApiOrder } from '../api/schemas.js';
+import { SchemaError } from '../api/errors.js';
+import { fullOrder } from '../api/mappers.js';
+import type { ApiOrderItem } from '../api/schemas.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { orderRepositoriesOf } from '../store/orderRepositories.js';
-import type { OutgoingOrderRepository } from '../store/outgoingOrders.js';
 import type { Store } from '../store/Store.js';
+import { erpOriginIds } from './erpOriginIds.js';
+import { orderListPages, type ListedRecord } from './orderListPages.js';
 import { scanForUnseenOrders } from './orderPoll.js';
 import type { ReservationSource } from './types.js';
+import { unitsOf } from './unitsOf.js';
 
 /** One look (platform + store) serves the chunks of a stock run prepared within this time. */
 const TTL_MS = 1_000;
@@ -31,30 +35,37 @@ export function createOrderReservations(deps: {
 
   const platformUnits = async (client: ApiClient): Promise<Map<string, number>> => {
     const { seen, outgoing } = orderRepositoriesOf(store);
-    const scan = await scanForUnseenOrders<{ id: number; createdAt: string; order: ApiOrder }>(
-      async (page) => {
-        const result = await client.orders.list({ per_page: config.orders.perPage, page });
-        return {
-          items: result.data.map((order) => ({ id: order.id, createdAt: order.created_at, order })),
-          lastPage: result.meta.last_page,
-        };
-      },
+    const scan = await scanForUnseenOrders<ListedRecord>(
+      orderListPages(client, config.orders.perPage),
       (ids) => seen.known(ids),
     );
     const units = new Map<string, number>();
-    const erpOrigin = erpOriginIds(
-      outgoing,
-      scan.unseen.map((o) => o.order),
-    );
-    for (const { order } of scan.unseen) {
-      if (!config.orders.importStatuses.includes(order.status)) continue;
+    const erpOrigin = erpOriginIds(outgoing, scan.unseen);
+    for (const listed of scan.unseen) {
+      if (listed.status !== null && !config.orders.importStatuses.includes(listed.status)) continue;
       // Born in the ERP (created by erp-orders): the ERP's stock already counts its units.
-      if (erpOrigin.has(order.id)) continue;
-      for (const line of order.items) {
-        if (line.sku) units.set(line.sku, (units.get(line.sku) ?? 0) + line.quantity);
-      }
+      if (erpOrigin.has(listed.id)) continue;
+      for (const line of unitsOf(await linesOf(client, listed)))
+        units.set(line.sku, (units.get(line.sku) ?? 0) + line.quantity);
     }
     return units;
+  };
+
+  /** The lines of an order placed since the last poll: from the list, or fetched when it has none. */
+  const linesOf = async (client: ApiClient, listed: ListedRecord): Promise<readonly ApiOrderItem[]> => {
+    const listedFull = listed.order && fullOrder(listed.order);
+    if (listedFull) return listedFull.items;
+    try {
+      const order = await client.orders.get(listed.id);
+      return config.orders.importStatuses.includes(order.status) ? order.items : [];
+    } catch (error) {
+      if (!(error instanceof SchemaError)) throw error;
+      deps.logger.warn(
+        { orderId: listed.id, reason: error.message },
+        'oversell guard: order record unreadable, its units are not held',
+      );
+      return [];
+    }
   };
 
   /** Units per SKU, from the platform and the store, shared by the chunks of one stock run. */
@@ -86,23 +97,4 @@ export function createOrderReservations(deps: {
       return out;
     },
   };
-}
-
-/**
- * Which of these platform orders we created from the ERP (erp-orders): by platform id, or by a
- * source_order_id we hold an intent for (also when the POST's answer was lost).
- */
-export function erpOriginIds(
-  outgoing: OutgoingOrderRepository,
-  orders: readonly { id: number; source_order_id?: string | null }[],
-): Set<number> {
-  const sources = outgoing.knownSources(
-    orders.flatMap((o) => (o.source_order_id ? [o.source_order_id] : [])),
-  );
-  const out = new Set<number>();
-  for (const order of orders) {
-    if ((order.source_order_id && sources.has(order.source_order_id)) || outgoing.byPlatformOrderId(order.id))
-      out.add(order.id);
-  }
-  return out;
 }

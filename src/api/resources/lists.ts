@@ -15,18 +15,25 @@ export interface PagedApi<T, Q extends PageQuery = PageQuery> extends ListApi<T,
   iterate(query?: Omit<Q, 'page' | 'per_page'>): AsyncGenerator<T, void, undefined>;
 }
 
+export interface ListOptions {
+  /** Status values the `status` filter accepts. */
+  statuses?: readonly string[];
+  /** Records failing the schema go to the page's `invalid` instead of failing the page. */
+  skipInvalid?: boolean;
+}
+
 /** `GET <path>` with its query checked (per_page 1..100, page >= 1, `status` among `statuses`). */
 export function listApi<S extends z.ZodType, Q extends PageQuery = PageQuery>(
   transport: Transport,
   name: string,
   path: string,
   schema: S,
-  statuses?: readonly string[],
+  options: ListOptions = {},
 ): ListApi<z.output<S>, Q> {
   return {
     list: async (query?: Q) => {
-      checkListQuery(`${name}.list`, query ?? {}, statuses);
-      return callList(transport, schema, get(path, path, query));
+      checkListQuery(`${name}.list`, query ?? {}, options.statuses);
+      return callList(transport, schema, get(path, path, query), { skipInvalid: options.skipInvalid });
     },
   };
 }
@@ -38,9 +45,9 @@ export function pagedApi<S extends z.ZodType, Q extends PageQuery = PageQuery>(
   path: string,
   schema: S,
   keyOf: (record: z.output<S>) => string | number,
-  statuses?: readonly string[],
+  options: ListOptions = {},
 ): PagedApi<z.output<S>, Q> {
-  const { list } = listApi<S, Q>(transport, name, path, schema, statuses);
+  const { list } = listApi<S, Q>(transport, name, path, schema, options);
   return {
     list,
     iterate: (query) =>

@@ -51,7 +51,7 @@ export function productsApi(transport: Transport): ProductsApi {
     '/products',
     apiProductSchema,
     (product) => product.id,
-    PRODUCT_STATUSES,
+    { statuses: PRODUCT_STATUSES },
   );
   const stock = pagedApi<typeof apiStockItemSchema, SearchQuery>(
     transport,

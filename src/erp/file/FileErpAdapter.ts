@@ -120,7 +120,14 @@ export class FileErpAdapter implements ErpAdapter {
       };
       setReceipt(asReadReceipt(JSON.stringify(read)));
     };
-    return { file: input.name, batches: readInput(input, { delimiter: this.config.delimiter }, remember) };
+    return {
+      file: input.name,
+      batches: readInput(
+        input,
+        { delimiter: this.config.delimiter, encoding: this.config.encoding },
+        remember,
+      ),
+    };
   }
 
   /** After a successful run: moves the file read into DIR/archive/ (a receipt exists only with `archive` on). */

@@ -1,18 +1,24 @@
 import { z } from 'zod';
 import { FIELDS, normaliseHeader } from '../mapping/fields.js';
+import { isSupportedEncoding } from './encodings.js';
 
 const ERP_FIELDS = new Set(Object.values(FIELDS).flat());
 
 /**
  * The file adapter's slice of the configuration (`erp` with `type: file`). src/config.ts puts it
- * into the `erp` union; the adapter receives only this slice. It imports nothing but zod and
- * the field names, so validating a configuration loads no adapter.
+ * into the `erp` union; the adapter receives only this slice. It imports nothing but zod, the
+ * field names and the encoding check (iconv-lite), so validating a configuration loads no adapter.
  */
 export const fileConfigSchema = z.strictObject({
   type: z.literal('file'),
   path: z.string().min(1).describe('drop folder with stock/prices/products/events files'),
   decimalComma: z.boolean().default(false),
   delimiter: z.enum(['auto', ',', ';']).default('auto'),
+  /** Encoding of the input files (iconv-lite name): utf-8, windows-1250, iso-8859-2, ... */
+  encoding: z.string().trim().default('utf-8').refine(isSupportedEncoding, {
+    message:
+      'unknown or unsupported encoding; use utf-8, windows-1250, iso-8859-2 or another ASCII-compatible iconv-lite name',
+  }),
   /** Extra header aliases per field, e.g. { quantity: ['qty', 'stoc'] }. */
   columns: z
     .record(z.string(), z.array(z.string().min(1)))

@@ -1,10 +1,14 @@
 import { close, createReadStream, fstat, open, read, type ReadStream, type Stats } from 'node:fs';
 import { once } from 'node:events';
+import { pipeline } from 'node:stream';
 import { promisify } from 'node:util';
+import iconv from 'iconv-lite';
 import { detectDelimiter, csvRows } from './readers/csvRows.js';
 import { jsonRows } from './readers/jsonRows.js';
 import { ndjsonRows } from './readers/ndjsonRows.js';
-import { isRawError, type OpenStream, type RawBatches } from './readers/RawItem.js';
+import { isRawError, type OpenStream, type RawBatches, type RawItem } from './readers/RawItem.js';
+import { isUtf8Name } from './encodings.js';
+import { TextGuard } from './readers/TextGuard.js';
 import { xmlRows } from './readers/xmlRows.js';
 import { asAccessError, isMissing } from './asAccessError.js';
 import type { InputFile } from './locateInput.js';
@@ -18,6 +22,8 @@ const KEEP_OPEN = { open, read, close: (_fd: number, callback: (error: null) => 
 
 export interface ReadOptions {
   delimiter: 'auto' | ',' | ';';
+  /** iconv-lite name of the files' encoding; `utf-8` when not given. */
+  encoding?: string;
 }
 
 /**
@@ -42,27 +48,33 @@ export async function* readInput(
     onOpen(await fstatAsync(fd));
     // Destroying a read stream closes its descriptor even with autoClose off; JSON and XML read the
     // same descriptor twice, so the streams get a close that leaves it open (we close it below).
-    const openStream: OpenStream = () => {
+    // Every stream goes through a TextGuard (encoding, invalid bytes, line bounds); the guard of
+    // the latest stream opened holds what it refused, merged into the rows by `withGuardIssues`.
+    let guard: TextGuard | undefined;
+    const encoding = options.encoding ?? 'utf-8';
+    const openStream: OpenStream = (mode = 'lines') => {
       const stream = createReadStream('', { fd, start: 0, autoClose: false, fs: KEEP_OPEN });
       streams.push(stream);
-      return stream;
+      guard = new TextGuard({ encoding, mode });
+      return pipeline(stream, guard, () => undefined);
     };
+    const guarded = (batches: RawBatches) => withGuardIssues(batches, () => guard);
     try {
       switch (input.format) {
         case 'csv': {
           const delimiter =
-            options.delimiter === 'auto' ? detectDelimiter(await headText(fd)) : options.delimiter;
-          yield* csvRows(openStream, { delimiter });
+            options.delimiter === 'auto' ? detectDelimiter(await headText(fd, encoding)) : options.delimiter;
+          yield* guarded(csvRows(openStream, { delimiter }));
           break;
         }
         case 'ndjson':
-          yield* ndjsonRows(openStream);
+          yield* guarded(ndjsonRows(openStream));
           break;
         case 'json':
-          yield* validatedFirst(() => jsonRows(openStream));
+          yield* validatedFirst(() => guarded(jsonRows(openStream)));
           break;
         case 'xml':
-          yield* validatedFirst(() => xmlRows(openStream));
+          yield* validatedFirst(() => guarded(xmlRows(openStream)));
           break;
       }
     } catch (error) {
@@ -86,14 +98,49 @@ async function* validatedFirst(read: () => RawBatches): RawBatches {
   yield* read();
 }
 
+/**
+ * Puts what the guard refused (lines not decodable, too long) among the rows, in line order. A
+ * fatal guard error (a JSON or XML document that is not valid text) replaces whatever the reader
+ * made of the cut-off document.
+ */
+async function* withGuardIssues(batches: RawBatches, current: () => TextGuard | undefined): RawBatches {
+  let taken = 0;
+  let guard: TextGuard | undefined;
+  for await (const batch of batches) {
+    if (guard !== current()) {
+      guard = current();
+      taken = 0;
+    }
+    const issues = guard?.issues ?? [];
+    const fatal = guard?.fatal;
+    if (!fatal && taken === issues.length) {
+      yield batch;
+      continue;
+    }
+    const out: RawItem[] = [];
+    for (const item of batch) {
+      if (fatal && (isRawError(item) || item.line >= fatal.line)) {
+        out.push(fatal);
+        yield out;
+        return;
+      }
+      while (taken < issues.length && issues[taken]!.line < item.line) out.push(issues[taken++]!);
+      out.push(item);
+    }
+    if (out.length) yield out;
+  }
+  guard = current();
+  if (guard?.fatal) yield [guard.fatal];
+  else if (guard && taken < guard.issues.length) yield guard.issues.slice(taken);
+}
+
 /** The first 64 KiB as text, enough for the header line. */
-async function headText(fd: number): Promise<string> {
+async function headText(fd: number, encoding: string): Promise<string> {
   const buffer = Buffer.alloc(64 * 1024);
   const { bytesRead } = await readAsync(fd, buffer, 0, buffer.length, 0);
-  return buffer
-    .subarray(0, bytesRead)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '');
+  const head = buffer.subarray(0, bytesRead);
+  const text = isUtf8Name(encoding) ? head.toString('utf8') : iconv.decode(head, encoding);
+  return text.replace(/^\uFEFF/, '');
 }
 
 async function settle(stream: ReadStream): Promise<void> {

@@ -15,33 +15,33 @@ export interface ErpRowMapperOptions extends MapContext {
  * as a duplicate naming the first, which is the one used. One instance per read.
  */
 export class ErpRowMapper<T> {
-  readonly #kind: RecordKind;
-  readonly #columns: ColumnMap;
-  readonly #mapper: RecordMapper<T>;
-  readonly #options: ErpRowMapperOptions;
+  private readonly variants: boolean;
+  private readonly columns: ColumnMap;
+  private readonly mapper: RecordMapper<T>;
+  private readonly options: ErpRowMapperOptions;
   /** Where each key was first seen: its line (kept small: a million rows may pass). */
-  readonly #first = new Map<string, number | string>();
+  private readonly first = new Map<string, number | string>();
 
   constructor(kind: RecordKind, options: ErpRowMapperOptions) {
-    this.#kind = kind;
-    this.#columns = new ColumnMap(kind, options.columns);
-    this.#mapper = MAPPERS[kind] as unknown as RecordMapper<T>;
-    this.#options = options;
+    this.variants = kind !== 'products';
+    this.columns = new ColumnMap(kind, options.columns);
+    this.mapper = MAPPERS[kind] as unknown as RecordMapper<T>;
+    this.options = options;
   }
 
   map(fields: Record<string, unknown>, source: RecordSource): ErpRow<T> {
-    const values = this.#columns.pick(fields);
+    const values = this.columns.pick(fields);
     const sku = readText(values, 'sku');
     if (sku === undefined) return { ok: false, key: describeSource(source), reason: 'missing sku', source };
-    const variantSku = this.#kind === 'products' ? undefined : readText(values, 'variant_sku');
+    const variantSku = this.variants ? readText(values, 'variant_sku') : undefined;
     const key = itemKeyString({ sku, variantSku });
-    const seenAt = this.#first.get(key);
+    const seenAt = this.first.get(key);
     if (seenAt !== undefined) {
       const first = typeof seenAt === 'number' ? `line ${seenAt}` : seenAt;
       return { ok: false, key, reason: `duplicate of ${first} (the first occurrence is used)`, source };
     }
-    this.#first.set(key, source.line ?? describeSource(source));
-    const mapped = this.#mapper(values, sku, variantSku, this.#options);
+    this.first.set(key, source.line ?? describeSource(source));
+    const mapped = this.mapper(values, sku, variantSku, this.options);
     if ('record' in mapped) return { ok: true, record: mapped.record, source };
     return { ok: false, key, reason: mapped.reasons.join('; '), source };
   }

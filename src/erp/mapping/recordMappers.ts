@@ -1,4 +1,5 @@
 import type { ProductStatus } from '../../domain/limits.js';
+import { printable } from '../../domain/printable.js';
 import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
 import {
   nameReasons,
@@ -118,5 +119,5 @@ function readNumber(
 }
 
 function show(value: unknown): string {
-  return JSON.stringify(typeof value === 'string' ? value.trim() : value) ?? String(value);
+  return printable(JSON.stringify(typeof value === 'string' ? value.trim() : value) ?? String(value), 60);
 }

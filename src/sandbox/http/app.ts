@@ -16,6 +16,9 @@ import { Router } from './router.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/** `application/json` and the `+json` types (`application/vnd.api+json`), any parameters. */
+const JSON_TYPES = /^application\/([\w.-]+\+)?json(\s*;.*)?$/i;
+
 export interface AppOptions {
   db: Db;
   auth: Authenticator;
@@ -23,6 +26,7 @@ export interface AppOptions {
   logLevel: string;
   recordBodies: boolean;
   ordersOrder: 'asc' | 'desc';
+  bodyLimit: number;
 }
 
 /** The Fastify app: JSON parsing, authentication before routing, the error catalogue, 404/405. */
@@ -34,7 +38,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       pino.destination(2),
     ) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: options.bodyLimit,
     forceCloseConnections: true,
     return503OnClosing: false,
     serverFactory: (handler) => createServer((req, res) => options.gate.handle(req, res, handler)),
@@ -52,19 +56,29 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
-  // Every body is read as JSON whatever its content type; an empty body is no body.
+  // A body is JSON (`application/json`, or `application/<x>+json`), with or without a charset; any
+  // other declared type is 415 (see the error handler). An empty body is no body, whatever its type.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, text, done) => {
+  app.addContentTypeParser(
+    JSON_TYPES,
+    { parseAs: 'string', bodyLimit: options.bodyLimit },
+    (_req, text, done) => {
+      const source = typeof text === 'string' ? text : text.toString('utf8');
+      if (source.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(source));
+      } catch (error) {
+        done(
+          validationError({ body: [`malformed JSON: ${(error as Error).message}`] }, 'Malformed JSON body.'),
+          undefined,
+        );
+      }
+    },
+  );
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: options.bodyLimit }, (_req, text, done) => {
     const source = typeof text === 'string' ? text : text.toString('utf8');
     if (source.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(source));
-    } catch (error) {
-      done(
-        validationError({ body: [`malformed JSON: ${(error as Error).message}`] }, 'Malformed JSON body.'),
-        undefined,
-      );
-    }
+    done(Object.assign(new Error('unsupported media type'), { statusCode: 415 }), undefined);
   });
 
   app.addHook('onRequest', async (request) => {
@@ -83,7 +97,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const code = (error as { code?: string }).code;
     const status = (error as { statusCode?: number }).statusCode;
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413)
-      return reply.code(413).send({ error: 'payload_too_large', message: 'The request body exceeds 1 MiB.' });
+      return reply.code(413).send({
+        error: 'payload_too_large',
+        message: `The request body exceeds ${options.bodyLimit === BODY_LIMIT ? '1 MiB' : `${options.bodyLimit} bytes`}.`,
+      });
+    if (
+      code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ||
+      status === 415
+    )
+      return reply.code(415).send({
+        error: 'unsupported_media_type',
+        message: 'The request body must be JSON (Content-Type: application/json).',
+      });
     if (status !== undefined && status >= 400 && status < 500)
       return reply.code(422).send({
         error: 'validation_error',

@@ -18,17 +18,30 @@ interface KeyRow {
   company_id: number;
 }
 
-/** The key sent as `Authorization: Bearer <key>` (scheme case-insensitive) or `X-Api-Key: <key>`. */
-export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+/** The key a request presents, or why its key headers are refused (a 401 `invalid_token`). */
+export type PresentedKey =
+  { key: string | undefined; problem?: undefined } | { key?: undefined; problem: string };
+
+/**
+ * The key sent as `Authorization: Bearer <key>` (scheme case-insensitive) or `X-Api-Key: <key>`.
+ * `Authorization` with no key (`Bearer` alone, blanks) counts as absent. Refused: an
+ * `Authorization` in another form (a bare key, `Basic ...`: a key must never be guessed out of
+ * it), and both headers carrying different keys (which one the caller meant is unknowable).
+ */
+export function presentedKey(headers: IncomingHttpHeaders): PresentedKey {
   const auth = headers.authorization;
-  // "Bearer" with nothing after it carries no key: it counts as absent (401 missing_token).
+  let bearer: string | undefined;
   if (typeof auth === 'string' && !/^\s*(bearer)?\s*$/i.test(auth)) {
     const m = /^\s*bearer\s+(\S+)\s*$/i.exec(auth);
-    return m?.[1] ?? auth.trim();
+    if (!m) return { problem: 'The Authorization header must be "Bearer <key>".' };
+    bearer = m[1];
   }
   const x = headers['x-api-key'];
-  const value = Array.isArray(x) ? x[0] : x;
-  return value && value.trim() !== '' ? value.trim() : undefined;
+  const value = (Array.isArray(x) ? x[0] : x)?.trim();
+  const apiKey = value ? value : undefined;
+  if (bearer !== undefined && apiKey !== undefined && bearer !== apiKey)
+    return { problem: 'Authorization and X-Api-Key carry different keys; send one.' };
+  return { key: bearer ?? apiKey };
 }
 
 /** Resolves API keys to companies; keys rarely change, so rows are cached. */
@@ -62,13 +75,14 @@ export class Authenticator {
 
   /** Which demo key (by label) the request carries, for the request log; null if none or unknown. */
   labelOf(headers: IncomingHttpHeaders): KeyLabel | null {
-    const key = presentedKey(headers);
+    const { key } = presentedKey(headers);
     return key ? (this.row(key)?.label ?? null) : null;
   }
 
   /** The caller's company, or the 401/403 of spec section 5. */
   authenticate(headers: IncomingHttpHeaders): Company {
-    const key = presentedKey(headers);
+    const { key, problem } = presentedKey(headers);
+    if (problem) throw new ApiError(401, 'invalid_token', problem);
     if (!key)
       throw new ApiError(401, 'missing_token', 'An API key is required (Authorization: Bearer <key>).');
     const row = this.row(key);

@@ -26,6 +26,18 @@ export class Issues {
   }
 }
 
+/**
+ * SKUs are stored and looked up in one form: Unicode NFC, without surrounding blanks. So `Ș` sent
+ * decomposed (S + combining comma) and ` A-1 ` name the products `Ș` and `A-1`, never a second,
+ * identical-looking product.
+ */
+export function normaliseSku(sku: string): string {
+  return sku.normalize('NFC').trim();
+}
+
+/** Lines of one order: a marketplace order of hundreds of lines is real, thousands are not. */
+export const MAX_ORDER_LINES = 500;
+
 /** Bounds for every number read from a body, so no amount or quantity can overflow into Infinity or lose precision. */
 export const MAX_AMOUNT = 999_999_999.99;
 export const MAX_INTEGER = 1_000_000_000;
@@ -77,6 +89,12 @@ export class Fields {
     if (opts.max !== undefined && [...v].length > opts.max)
       return this.fail(key, `must be at most ${opts.max} characters`);
     return v;
+  }
+
+  /** A SKU (see normaliseSku): checked and returned in its normal form. */
+  sku(key: string, opts: Common & { max?: number; nonEmpty?: boolean } = {}): string | null | undefined {
+    const value = this.string(key, opts);
+    return typeof value === 'string' ? normaliseSku(value) : value;
   }
 
   integer(key: string, opts: Common & { min?: number; max?: number } = {}): number | null | undefined {

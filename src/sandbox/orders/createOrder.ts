@@ -1,7 +1,7 @@
 import type { Db } from '../db/openDatabase.js';
 import { stmt } from '../db/statements.js';
 import type { Company } from '../http/auth.js';
-import { Fields, Issues, isObject, MAX_AMOUNT, type Obj } from '../http/fields.js';
+import { Fields, Issues, isObject, MAX_AMOUNT, MAX_ORDER_LINES, type Obj } from '../http/fields.js';
 import { isoSeconds } from '../http/time.js';
 import { syncVariableStock, touchProducts } from '../products/productRepo.js';
 import { lineTotal, ORDER_STATUSES, orderTotals, PAYMENT_STATUSES } from './orderMath.js';
@@ -91,6 +91,10 @@ function readLines(db: Db, companyId: number, raw: unknown, issues: Issues): Lin
     issues.add('items', 'at least one line is required');
     return [];
   }
+  if (raw.length > MAX_ORDER_LINES) {
+    issues.add('items', `must have at most ${MAX_ORDER_LINES} lines, got ${raw.length}`);
+    return [];
+  }
   const productById = stmt<[number, number], ProductLookup>(
     db,
     'SELECT id, type, name, sku, price, vat_rate, track_stock FROM products WHERE id = ? AND company_id = ?',
@@ -115,7 +119,7 @@ function readLines(db: Db, companyId: number, raw: unknown, issues: Issues): Lin
     }
     const f = new Fields(item, issues, p);
     const productId = f.integer('product_id', { min: 1 });
-    const sku = f.string('sku', { nonEmpty: true });
+    const sku = f.sku('sku', { nonEmpty: true });
     const quantity = f.integer('quantity', { required: true, min: 1 });
     let variantId = f.integer('variant_id', { min: 1 });
     const unitPrice = f.number('unit_price', { min: 0 });

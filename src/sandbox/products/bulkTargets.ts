@@ -2,7 +2,7 @@ import type { Db } from '../db/openDatabase.js';
 import { stmt } from '../db/statements.js';
 import { validationError } from '../http/apiError.js';
 import type { Fields } from '../http/fields.js';
-import { Issues, isObject, type Obj } from '../http/fields.js';
+import { Issues, isObject, normaliseSku, type Obj } from '../http/fields.js';
 
 export const BULK_MAX = 1000;
 
@@ -72,7 +72,7 @@ export class TargetResolver {
     stmt<[number, string], ProductKey>(
       this.db,
       'SELECT id, type, stock_quantity FROM products WHERE company_id = ? AND sku = ?',
-    ).get(this.companyId, sku);
+    ).get(this.companyId, normaliseSku(sku));
   private variantById = (id: number): VariantKey | undefined =>
     stmt<[number, number], VariantKey>(
       this.db,
@@ -82,7 +82,7 @@ export class TargetResolver {
     stmt<[number, string], VariantKey>(
       this.db,
       'SELECT id, product_id, stock_quantity FROM variants WHERE company_id = ? AND sku = ?',
-    ).get(this.companyId, sku);
+    ).get(this.companyId, normaliseSku(sku));
 
   /**
    * The product (and variant) an identifier names, or null when nothing matches. A `sku` that is no

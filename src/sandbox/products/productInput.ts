@@ -42,7 +42,7 @@ export function readProductInput(body: Obj, issues: Issues, mode: 'create' | 'up
   };
   set('name', f.string('name', { required: mode === 'create', nonEmpty: true, max: 191 }));
   set('status', f.oneOf('status', PRODUCT_STATUSES));
-  set('sku', f.string('sku', { nonEmpty: true, max: 100 }));
+  set('sku', f.sku('sku', { nonEmpty: true, max: 100 }));
   set('slug', f.string('slug', { nonEmpty: true, max: 191 }));
   set('ean', f.string('ean', { nullable: true, max: 64 }));
   set('mpn', f.string('mpn', { nullable: true, max: 64 }));
@@ -89,7 +89,7 @@ function readVariants(raw: unknown, issues: Issues, type: string): VariantInput[
       return [];
     }
     const f = new Fields(item, issues, `variants.${i}`);
-    const sku = f.string('sku', { required: true, max: 100 });
+    const sku = f.sku('sku', { required: true, max: 100 });
     const name = f.string('name', { required: true, max: 191 });
     const price = f.number('price', { min: 0 }) ?? 0;
     const sale = f.number('sale_price', { nullable: true, min: 0 }) ?? null;

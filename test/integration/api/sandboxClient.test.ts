@@ -4,6 +4,7 @@ import {
   AuthError,
   NotFoundError,
   createApiClient,
+  fullOrder,
   toPlatformOrder,
   type ApiClient,
   type ApiProduct,
@@ -288,12 +289,16 @@ describe('orders', () => {
       (p) => p.type !== 'variable' && (p.stock_quantity ?? 0) >= 2,
     )!;
     const sourceId = `ERP-${runId}`;
-    const order = await client.orders.create({
-      customer_id: customer.id,
-      items: [{ sku: product.sku, quantity: 2 }],
-      shipping_total: 10,
-      source_order_id: sourceId,
-    });
+    // The sandbox answers a create with the whole order (lines and totals).
+    const order = fullOrder(
+      await client.orders.create({
+        customer_id: customer.id,
+        items: [{ sku: product.sku, quantity: 2 }],
+        shipping_total: 10,
+        source_order_id: sourceId,
+      }),
+    )!;
+    expect(order).not.toBeNull();
     expect(order).toMatchObject({
       status: 'new',
       payment_status: 'unpaid',

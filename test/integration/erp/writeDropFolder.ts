@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
-import type { ContractDataset, ContractKind, ContractRow } from '../../contract/erpAdapterContract.js';
+import type { ContractKind, ContractRow } from '../../contract/erpAdapterContract.js';
 
 export type DropFormat = 'csv' | 'json' | 'ndjson' | 'xml';
 
@@ -42,19 +42,34 @@ export function render(
   }
 }
 
+/**
+ * DIR/<kind>.<format> holding `rows` (none: no file), written long ago as far as the stability
+ * wait can tell, so it is read at once. Returns the line each row starts on.
+ */
+export function writeDropFile(
+  dir: string,
+  kind: ContractKind,
+  format: DropFormat,
+  rows: ContractRow[],
+): number[] {
+  const path = join(dir, `${kind}.${format}`);
+  if (rows.length === 0) {
+    rmSync(path, { force: true });
+    return [];
+  }
+  const { text, lines } = render(format, kind, rows);
+  writeFileSync(path, text);
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(path, past, past);
+  return lines;
+}
+
 /** A temporary drop folder holding the dataset in one format; empty kinds get no file. */
-export function writeDropFolder(dataset: ContractDataset, format: DropFormat) {
+export function writeDropFolder(dataset: Record<ContractKind, ContractRow[]>, format: DropFormat) {
   const dir = mkdtempSync(join(tmpdir(), `erp-drop-${format}-`));
   const lines = new Map<ContractKind, number[]>();
   for (const kind of ['stock', 'prices', 'products'] as const) {
-    if (dataset[kind].length === 0) continue;
-    const { text, lines: at } = render(format, kind, dataset[kind]);
-    const path = join(dir, `${kind}.${format}`);
-    writeFileSync(path, text);
-    // Written long ago as far as the stability wait can tell: read at once.
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(path, past, past);
-    lines.set(kind, at);
+    lines.set(kind, writeDropFile(dir, kind, format, dataset[kind]));
   }
   return {
     dir,
@@ -72,6 +87,7 @@ export function fileConfig(dir: string, overrides: Partial<FileErpConfig> = {}):
     path: dir,
     decimalComma: false,
     delimiter: 'auto',
+    encoding: 'utf-8',
     columns: {},
     stableMs: 200,
     stableTimeoutMs: 5_000,

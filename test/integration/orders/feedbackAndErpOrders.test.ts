@@ -236,7 +236,7 @@ describe('ERP-origin orders', () => {
     const found = await world.api.orders.list({ search: sourceOrderId });
     const matching = found.data.filter((o) => o.source_order_id === sourceOrderId);
     expect(matching).toHaveLength(1);
-    expect(matching[0]!.items[0]).toMatchObject({ sku, quantity: 3 });
+    expect(matching[0]!.items?.[0]).toMatchObject({ sku, quantity: 3 });
 
     const created = JSON.parse(
       await readFile(join(world.dir, 'erp', 'outbox', 'results', `created-${sourceOrderId}.json`), 'utf8'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { http } from '../../support/sandboxHttp.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

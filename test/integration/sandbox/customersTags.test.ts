@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http, sleep } from './sandboxHttp.js';
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../../support/sandboxHttp.js';
+import { useSandbox } from '../../support/useSandbox.js';
 
-let sb: Sandbox;
-let api: ReturnType<typeof http>;
-beforeAll(async () => {
-  sb = await startSandbox();
-  api = http(sb);
-});
-afterAll(() => sb.close());
+const suite = useSandbox();
+const api = suite.api;
 
 describe('customers', () => {
   it('lists by id with meta and the full record shape', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http, sleep } from './sandboxHttp.js';
+import { http, sleep } from '../../support/sandboxHttp.js';
 
 let sb: Sandbox;
 let api: ReturnType<typeof http>;

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../../support/useSandbox.js';
 
 /** Pagination, ordering and query validation, the same on every list endpoint. */
-let sb: Sandbox;
-let api: ReturnType<typeof http>;
-beforeAll(async () => {
-  sb = await startSandbox();
-  api = http(sb);
-});
-afterAll(() => sb.close());
+const suite = useSandbox();
+const api = suite.api;
 
 const LISTS = [
   '/products',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { http } from '../../support/sandboxHttp.js';
 
 describe('startSandbox options', () => {
   it('keeps data in a --db file across restarts without re-seeding it', async () => {

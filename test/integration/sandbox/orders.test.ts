@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../../support/sandboxHttp.js';
+import { useSandbox } from '../../support/useSandbox.js';
 
-let sb: Sandbox;
-let api: ReturnType<typeof http>;
-beforeAll(async () => {
-  sb = await startSandbox();
-  api = http(sb);
-});
-afterAll(() => sb.close());
+const suite = useSandbox();
+const api = suite.api;
 
 const ORDER_KEYS = [
   'id',
@@ -528,7 +523,7 @@ describe('POST /orders/{id}/invoice', () => {
   });
 
   it('numbers invoices per company: each company has its own series and counter', async () => {
-    const secondary = http(sb, 'secondary');
+    const secondary = http(suite.sandbox, 'secondary');
     const issue = async (client: ReturnType<typeof http>): Promise<{ series: string; number: number }> => {
       const product = (await client.get('/products?status=active&per_page=1')).body.data.find(
         (x: { type: string }) => x.type === 'simple',

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http, sleep } from './sandboxHttp.js';
+import { describe, expect, it } from 'vitest';
+import { http, sleep } from '../../support/sandboxHttp.js';
+import { useSandbox } from '../../support/useSandbox.js';
 
-let sb: Sandbox;
-let api: ReturnType<typeof http>;
-beforeAll(async () => {
-  sb = await startSandbox();
-  api = http(sb);
-});
-afterAll(() => sb.close());
+const suite = useSandbox();
+const api = suite.api;
 
 const PRODUCT_KEYS = [
   'id',
@@ -169,7 +164,7 @@ describe('POST /products', () => {
     await api.post('/products', { name: 'Counted' });
     expect((await api.get('/products?per_page=1')).body.meta.total).toBe(before + 1);
     expect((await api.get('/products/stock/list?per_page=1')).body.meta.total).toBe(stockBefore + 1);
-    expect((await http(sb, 'secondary').get('/products?per_page=1')).body.meta.total).toBe(40);
+    expect((await http(suite.sandbox, 'secondary').get('/products?per_page=1')).body.meta.total).toBe(40);
   });
 
   it('creates with 201, defaults and a generated SKU and slug', async () => {
@@ -239,7 +234,7 @@ describe('POST /products', () => {
     const dup = await api.post('/products', { name: 'x', sku: 'DEMO-0001' });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.sku).toBeDefined();
-    const secondaryBrand = (await http(sb, 'secondary').get('/products/241')).body.data?.brand_id;
+    const secondaryBrand = (await http(suite.sandbox, 'secondary').get('/products/241')).body.data?.brand_id;
     const foreign = await api.post('/products', {
       name: 'x',
       brand_id: secondaryBrand ?? 99999,

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { describe, expect, it } from 'vitest';
+import { http } from '../../support/sandboxHttp.js';
+import { useSandbox } from '../../support/useSandbox.js';
 
-let sb: Sandbox;
-let api: ReturnType<typeof http>;
-beforeAll(async () => {
-  sb = await startSandbox();
-  api = http(sb);
-});
-afterAll(() => sb.close());
+const suite = useSandbox();
+const api = suite.api;
 
 describe('account and stats', () => {
   it('returns the company profile', async () => {
@@ -65,7 +60,7 @@ describe('demo seed', () => {
   });
 
   it.each(['primary', 'secondary'] as const)('is internally consistent for %s', async (key) => {
-    const client = http(sb, key);
+    const client = http(suite.sandbox, key);
     const r2 = (x: number): number => Math.round((x + Number.EPSILON) * 100) / 100;
     const sum = (rows: Json[], f: (r: Json) => number): number => rows.reduce((s, r) => s + f(r), 0);
     const products = await all(client, '/products');
@@ -105,7 +100,7 @@ describe('demo seed', () => {
   });
 
   it('gives secondary its own, different data and no connected courier', async () => {
-    const secondary = http(sb, 'secondary');
+    const secondary = http(suite.sandbox, 'secondary');
     const products = await all(secondary, '/products');
     expect(products.length).toBeGreaterThan(0);
     expect(products.every((p) => p.sku.startsWith('SEC-'))).toBe(true);

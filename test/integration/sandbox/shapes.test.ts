@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { http } from '../../support/sandboxHttp.js';
 
 /**
  * The documented key set of every record (docs/sandbox.md, "Keys, record by record") against what

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { http } from '../../support/sandboxHttp.js';
 
 /**
  * What only the database shows: stored connection credentials (which no response may contain) and

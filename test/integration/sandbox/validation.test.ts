@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
-import { http } from './sandboxHttp.js';
+import { http } from '../../support/sandboxHttp.js';
 
 /**
  * Every validation rule of spec sections 2 and 8 (and the sandbox's own bounds), one request per

@@ -73,12 +73,15 @@ export async function createHarness(options: {
   seed?: 'demo' | 'empty';
   extraProducts?: number;
   sync?: Record<string, unknown>;
+  /** The sandbox's body limit in bytes (default 1 MiB). */
+  bodyLimit?: number;
 }): Promise<Harness> {
   const sandbox = await startSandbox({
     port: 0,
     seed: options.seed ?? 'empty',
     recordBodies: true,
     extraProducts: options.extraProducts ?? 0,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-sync-'));
   const contexts: SyncContext[] = [];

@@ -98,6 +98,22 @@ describe('parseList', () => {
       expect((error as SchemaError).message).toContain('data.1.id');
     }
   });
+
+  it('with skipInvalid, sets a drifted record aside with its error and keeps the page arithmetic of all received', () => {
+    const page = parseList(
+      apiProductSchema,
+      { data: [product(1), product(2, { id: '2' }), product(3)] },
+      context,
+      { page: 1, per_page: 3 },
+      { skipInvalid: true },
+    );
+    expect(page.data.map((p) => p.id)).toEqual([1, 3]);
+    expect(page.invalid).toHaveLength(1);
+    expect(page.invalid![0]).toMatchObject({ index: 1, record: { id: '2' } });
+    expect(page.invalid![0]!.error.field).toBe('data.1.id');
+    // Three records came for a page of three: another page may follow.
+    expect(page.meta.last_page).toBe(2);
+  });
 });
 
 describe('parseSingle', () => {

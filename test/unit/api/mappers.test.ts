@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toPlatformOrder } from '../../../src/api/mappers.js';
-import { apiOrderSchema } from '../../../src/api/schemas.js';
+import { fullOrder, toPlatformOrder } from '../../../src/api/mappers.js';
+import { apiOrderSchema, apiOrderSummarySchema } from '../../../src/api/schemas.js';
 
 const wire = {
   id: 12,
@@ -94,5 +94,29 @@ describe('toPlatformOrder', () => {
     expect(order.awbNumber).toBeNull();
     expect(order.invoiceNumber).toBeNull();
     expect(order.sourceOrderId).toBeNull();
+  });
+});
+
+describe('order shapes', () => {
+  const { items, ...withoutLines } = wire;
+
+  it('reads the lines under `lines` as under `items`', () => {
+    const order = apiOrderSchema.parse({ ...withoutLines, lines: items });
+    expect(toPlatformOrder(order).items).toEqual(toPlatformOrder(apiOrderSchema.parse(wire)).items);
+  });
+
+  it('accepts a summary without lines and totals, which is not a full order', () => {
+    const { subtotal: _s, total: _t, ...summary } = withoutLines;
+    const parsed = apiOrderSummarySchema.parse(summary);
+    expect(parsed.items).toBeUndefined();
+    expect(fullOrder(parsed)).toBeNull();
+    expect(apiOrderSchema.safeParse(withoutLines).error?.issues.map((i) => i.path.join('.'))).toEqual([
+      'items',
+    ]);
+  });
+
+  it('takes a listed record with lines and totals as the full order', () => {
+    const full = fullOrder(apiOrderSummarySchema.parse({ ...withoutLines, lines: items }));
+    expect(full?.items[0]?.sku).toBe('A');
   });
 });

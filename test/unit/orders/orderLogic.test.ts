@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLink } from '../../../src/store/orderLinks.js';
-import { statusReached } from '../../../src/sync/feedback.js';
+import { statusReached, stepNote, stepsTowards } from '../../../src/sync/lifecycleWalk.js';
 import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
 import { nextOrderChange, toOrderChange } from '../../../src/sync/orderChanges.js';
 
@@ -98,5 +98,22 @@ describe('a feedback status move already passed', () => {
     expect(statusReached('cancelled', 'confirmed')).toBe(false); // a real conflict: a reject
     expect(statusReached('shipped', 'cancelled')).toBe(false);
     expect(statusReached('confirmed', 'cancelled')).toBe(false);
+  });
+});
+
+describe('the lifecycle walk', () => {
+  it('steps strictly between the order status and the requested one, along the forward path only', () => {
+    expect(stepsTowards('new', 'shipped')).toEqual(['confirmed', 'processing']);
+    expect(stepsTowards('new', 'returned')).toEqual(['confirmed', 'processing', 'shipped']);
+    expect(stepsTowards('confirmed', 'processing')).toEqual([]);
+    expect(stepsTowards('shipped', 'confirmed')).toEqual([]);
+    expect(stepsTowards('cancelled', 'shipped')).toEqual([]);
+    expect(stepsTowards('new', 'cancelled')).toEqual([]);
+  });
+
+  it('leaves a bounded note naming the target and the event on an intermediate step', () => {
+    const event = { eventId: 'x'.repeat(600), kind: 'shipped' } as Parameters<typeof stepNote>[1];
+    expect(stepNote('shipped', event)).toMatch(/^erp-sync: step towards shipped \(ERP event x+$/);
+    expect(stepNote('shipped', event).length).toBe(500);
   });
 });

@@ -4,9 +4,13 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parse } from 'csv-parse';
 import type { OrderEvent } from '../../../domain/orders.js';
+import type { ErpRow } from '../../../domain/records.js';
 import type { Checkpointed } from '../../ErpAdapter.js';
 import { fileExists } from './atomicFile.js';
-import { INVALID_JSON, toOrderEvent, type RawEventRow } from './orderEventRows.js';
+import { toOrderEvent, type RawEventRow } from '../../mapping/toOrderEvent.js';
+
+/** Marks an NDJSON line that is not valid JSON (a key no file can carry). */
+const INVALID_JSON = '\u0000invalid_json';
 
 /**
  * Checkpoint of the events file: `<file name>:<records consumed>:<signature of the first record>`.
@@ -62,7 +66,10 @@ export async function* readEventsFile(
     }
     index += 1;
     if (index <= skip) continue;
-    const row = toOrderEvent(raw, { file: name, line }, decimalComma);
+    const source = { file: name, line };
+    const row: ErpRow<OrderEvent> = raw[INVALID_JSON]
+      ? { ok: false, key: `${name}:${line}`, reason: 'not valid JSON', source }
+      : toOrderEvent(raw, source, decimalComma);
     yield { row, checkpoint: formatCheckpoint({ file: name, count: index, signature }) };
   }
 }

@@ -26,7 +26,17 @@ export function isRawError(item: RawItem): item is RawError {
   return 'error' in item;
 }
 
-/** Opens a fresh stream over the whole file (readers that validate first read it twice). */
-export type OpenStream = () => Readable;
+/**
+ * Opens a fresh stream over the whole file as UTF-8 bytes (readers that validate first read it
+ * twice). `lines` for line-based formats (a bad line is that line's reject), `document` for JSON
+ * arrays and XML (a bad byte is fatal for the file); see TextGuard.
+ */
+export type OpenStream = (mode?: 'lines' | 'document') => Readable;
 
 export const BOM = '\uFEFF';
+
+/**
+ * The largest row a reader holds (a JSON element, an XML row's fields, about a CSV or NDJSON
+ * line): a row past it is a reject of its own, never held whole (a 50 MB cell must not cost 1 GB).
+ */
+export const MAX_RECORD_CHARS = 1024 * 1024;

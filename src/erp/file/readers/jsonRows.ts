@@ -1,14 +1,16 @@
+import { printable } from '../../../domain/printable.js';
 import { ndjsonRows } from './ndjsonRows.js';
-import { BOM, type OpenStream, type RawBatches, type RawItem } from './RawItem.js';
+import { BOM, MAX_RECORD_CHARS, type OpenStream, type RawBatches, type RawItem } from './RawItem.js';
 
 /**
  * A JSON file: an array of objects, streamed element by element (the array is never held in
  * memory), or one object per line (NDJSON) when the file starts with `{`. Any structural error
- * in an array is fatal: the whole file is one reject naming line and column.
+ * in an array is fatal: the whole file is one reject naming line and column. An element larger
+ * than MAX_RECORD_CHARS is not held: it is a reject of its line alone.
  */
 export async function* jsonRows(open: OpenStream): RawBatches {
   const scanner = new JsonArrayScanner();
-  const stream = open();
+  const stream = open('document');
   stream.setEncoding('utf8');
   let first = true;
   try {
@@ -56,6 +58,7 @@ class JsonArrayScanner {
   #inString = false;
   #escaped = false;
   #parts: string[] = [];
+  #size = 0;
   #elementLine = 0;
   #failed = false;
 
@@ -87,7 +90,7 @@ class JsonArrayScanner {
         else if (ch === 125 || ch === 93) {
           this.#depth--;
           if (this.#depth === 0) {
-            this.#parts.push(chunk.slice(elementStart, i + 1));
+            this.#keep(chunk, elementStart, i + 1);
             out.push(this.#parseElement());
             if (this.#failed) return out;
             elementStart = -1;
@@ -124,8 +127,15 @@ class JsonArrayScanner {
           return this.#fail(out, 'unexpected content after the array');
       }
     }
-    if (this.#state === State.InElement && elementStart >= 0) this.#parts.push(chunk.slice(elementStart));
+    if (this.#state === State.InElement && elementStart >= 0) this.#keep(chunk, elementStart, chunk.length);
     return out;
+  }
+
+  /** Collects an element's text while it is within the bound; past it only its size is counted. */
+  #keep(chunk: string, start: number, end: number): void {
+    this.#size += end - start;
+    if (this.#size > MAX_RECORD_CHARS) this.#parts = [];
+    else this.#parts.push(chunk.slice(start, end));
   }
 
   end(): RawItem[] {
@@ -136,13 +146,22 @@ class JsonArrayScanner {
 
   #parseElement(): RawItem {
     const text = this.#parts.join('');
+    const size = this.#size;
     this.#parts = [];
+    this.#size = 0;
+    if (size > MAX_RECORD_CHARS) {
+      return {
+        error: `the element starting at line ${this.#elementLine} is larger than ${MAX_RECORD_CHARS} characters (${size}): skipped`,
+        line: this.#elementLine,
+        fatal: false,
+      };
+    }
     try {
       return { fields: JSON.parse(text) as Record<string, unknown>, line: this.#elementLine };
     } catch (error) {
       this.#failed = true;
       return {
-        error: `malformed JSON in the element starting at line ${this.#elementLine}: ${(error as Error).message}`,
+        error: `malformed JSON in the element starting at line ${this.#elementLine}: ${printable((error as Error).message, 200)}`,
         line: this.#elementLine,
         fatal: true,
       };

@@ -1,5 +1,14 @@
 import { SaxesParser } from 'saxes';
-import { BOM, type OpenStream, type RawBatches, type RawItem, type RawRow } from './RawItem.js';
+import { printable } from '../../../domain/printable.js';
+import {
+  BOM,
+  isRawError,
+  MAX_RECORD_CHARS,
+  type OpenStream,
+  type RawBatches,
+  type RawItem,
+  type RawRow,
+} from './RawItem.js';
 
 /**
  * Streams an XML file shaped as a root element holding one element per row, whose fields are
@@ -11,7 +20,8 @@ import { BOM, type OpenStream, type RawBatches, type RawItem, type RawRow } from
  *   </stock>
  *
  * Child elements win over attributes of the same name; deeper elements add their text to the field.
- * A well-formedness error is fatal: the whole file is one reject naming line and column.
+ * A well-formedness error is fatal: the whole file is one reject naming line and column. A row whose
+ * fields add up to more than MAX_RECORD_CHARS is not held: it is a reject of its own.
  */
 export async function* xmlRows(open: OpenStream): RawBatches {
   const parser = new SaxesParser({ position: true });
@@ -20,18 +30,22 @@ export async function* xmlRows(open: OpenStream): RawBatches {
   let row: RawRow | undefined;
   let field: string | undefined;
   let text = '';
+  let size = 0;
 
   parser.on('opentag', (tag) => {
     depth++;
     if (depth === 2) {
       row = { fields: { ...(tag.attributes as Record<string, string>) }, line: parser.line };
+      size = Object.values(row.fields).reduce<number>((sum, value) => sum + String(value).length, 0);
     } else if (depth === 3) {
       field = tag.name;
       text = '';
     }
   });
   const onText = (value: string) => {
-    if (depth >= 3) text += value;
+    if (depth < 3) return;
+    size += value.length;
+    if (size <= MAX_RECORD_CHARS) text += value;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
@@ -40,13 +54,21 @@ export async function* xmlRows(open: OpenStream): RawBatches {
       row.fields[field] = text.trim();
       field = undefined;
     } else if (depth === 2 && row) {
-      ready.push(row);
+      ready.push(
+        size > MAX_RECORD_CHARS
+          ? {
+              error: `the row starting at line ${row.line} is larger than ${MAX_RECORD_CHARS} characters (${size}): skipped`,
+              line: row.line,
+              fatal: false,
+            }
+          : row,
+      );
       row = undefined;
     }
     depth--;
   });
 
-  const stream = open();
+  const stream = open('document');
   stream.setEncoding('utf8');
   let first = true;
   // Only what the parser throws means a malformed document; a read error propagates as it is.
@@ -58,7 +80,7 @@ export async function* xmlRows(open: OpenStream): RawBatches {
     } catch (error) {
       const failed = ready.splice(0);
       failed.push({
-        error: `malformed XML at line ${parser.line}, column ${parser.column + 1}: ${stripPosition((error as Error).message)}`,
+        error: `malformed XML at line ${parser.line}, column ${parser.column + 1}: ${printable(stripPosition((error as Error).message), 200)}`,
         line: parser.line,
         column: parser.column + 1,
         fatal: true,
@@ -72,7 +94,7 @@ export async function* xmlRows(open: OpenStream): RawBatches {
       first = false;
       const items = feed(chunk);
       if (items.length) yield items;
-      if (items.some((item) => 'fatal' in item)) return;
+      if (items.some((item) => isRawError(item) && item.fatal)) return;
     }
     const items = feed(null);
     if (items.length) yield items;

@@ -123,10 +123,27 @@ describe('CSV reader', () => {
     expect(rows.map((r) => r.line)).toEqual([2, 4, 7]);
   });
 
-  it('ends with a fatal item on an unclosed quote', async () => {
-    const rows = await all(csvRows(chunked('sku,quantity\nA,1\n"B,2\n', 4), { delimiter: ',' }));
-    expect(rows[0]).toEqual({ fields: { sku: 'A', quantity: '1' }, line: 2 });
-    expect(rows.at(-1)).toMatchObject({ fatal: true });
-    expect((rows.at(-1) as { error: string }).error).toMatch(/^malformed CSV: /);
+  it('ends with one reject naming the line of an unclosed quote', async () => {
+    const rows = await all(csvRows(chunked('sku,quantity\nA,1\n"B,2\nC,3\n', 4), { delimiter: ',' }));
+    expect(rows).toEqual([
+      { fields: { sku: 'A', quantity: '1' }, line: 2 },
+      {
+        error:
+          'malformed CSV: a quote opened on this line is never closed, so the rest of the file was not read',
+        line: 3,
+        fatal: false,
+      },
+    ]);
+  });
+
+  it('skips a record with a stray quote and goes on, whatever the chunk size', async () => {
+    const csv = 'sku,quantity\nA,1\nDEMO-0003 12" pipe,8\n"X"y,1\nB,2\n';
+    for (const size of [1, 3, 1024]) {
+      const rows = await all(csvRows(chunked(csv, size), { delimiter: ',' }));
+      expect(
+        rows.map((r) => ('fields' in r ? `${String(r.fields.sku)}@${r.line}` : `reject@${r.line}`)),
+        `chunk ${size}`,
+      ).toEqual(['A@2', 'reject@3', 'reject@4']);
+    }
   });
 });

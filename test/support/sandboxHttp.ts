@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 
 export interface HttpResult {
   status: number;
@@ -6,8 +6,17 @@ export interface HttpResult {
   headers: Headers;
 }
 
+export interface SandboxHttp {
+  get(path: string, headers?: Record<string, string>): Promise<HttpResult>;
+  post(path: string, body?: unknown): Promise<HttpResult>;
+  patch(path: string, body?: unknown): Promise<HttpResult>;
+  put(path: string, body?: unknown): Promise<HttpResult>;
+  delete(path: string): Promise<HttpResult>;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult>;
+}
+
 /** A tiny fetch wrapper for the sandbox tests: JSON in, JSON out, one company key. */
-export function http(sandbox: Sandbox, key: keyof Sandbox['keys'] | null = 'primary') {
+export function http(sandbox: Sandbox, key: keyof Sandbox['keys'] | null = 'primary'): SandboxHttp {
   const call = async (
     method: string,
     path: string,

@@ -1,19 +1,10 @@
 import { createHash } from 'node:crypto';
-import {
-  COURIERS,
-  LIMITS,
-  PAYMENT_STATUSES,
-  type Courier,
-  type PaymentStatus,
-} from '../../../domain/limits.js';
-import { ORDER_EVENT_KINDS, type OrderEvent, type OrderEventKind } from '../../../domain/orders.js';
-import type { ErpRow, RecordSource } from '../../../domain/records.js';
+import { COURIERS, LIMITS, PAYMENT_STATUSES, type Courier, type PaymentStatus } from '../../domain/limits.js';
+import { ORDER_EVENT_KINDS, type OrderEvent, type OrderEventKind } from '../../domain/orders.js';
+import { describeSource, type ErpRow, type RecordSource } from '../../domain/records.js';
 
-/** One event as read from events.csv / events.json, before validation: names as in the file. */
+/** One event as the ERP holds it (a line of events.csv, a JSON object, a database row), names as there. */
 export type RawEventRow = Record<string, unknown>;
-
-/** Marks an NDJSON line that is not valid JSON (a key no file can carry). */
-export const INVALID_JSON = '\u0000invalid_json';
 
 const FIELD_ALIASES: Record<string, string[]> = {
   event_id: ['event_id', 'id'],
@@ -31,27 +22,21 @@ const FIELD_ALIASES: Record<string, string[]> = {
 };
 
 /**
- * Maps one row of the events file to an OrderEvent, or to the reason it cannot be one.
- * Without an `event_id` column the event's identity is a hash of its content, so the same
- * line read again (a replay, a rewritten file) is recognised as the same event.
+ * Maps one fulfilment event as the ERP holds it (column names and aliases as below) to an
+ * OrderEvent, or to the reason it cannot be one; every adapter uses it. Without an `event_id`
+ * the event's identity is a hash of its content, so the same event read again (a replay, a
+ * rewritten file) is recognised as the same event. A reject is keyed by the order it names, or
+ * by its source.
  */
 export function toOrderEvent(
   raw: RawEventRow,
   source: RecordSource,
   decimalComma: boolean,
 ): ErpRow<OrderEvent> {
-  if (raw[INVALID_JSON]) {
-    return {
-      ok: false,
-      key: `${source.file ?? 'events'}:${source.line ?? '?'}`,
-      reason: 'not valid JSON',
-      source,
-    };
-  }
   const row = normalise(raw);
   const fail = (reason: string): ErpRow<OrderEvent> => ({
     ok: false,
-    key: row.order_id ?? row.erp_ref ?? `${source.file ?? 'events'}:${source.line ?? '?'}`,
+    key: row.order_id ?? row.erp_ref ?? (describeSource(source) || 'events'),
     reason,
     source,
   });

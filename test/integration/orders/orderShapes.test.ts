@@ -1,0 +1,186 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { runErpOrders } from '../../../src/sync/erpOrders.js';
+import { runFeedback } from '../../../src/sync/feedback.js';
+import { runOrders } from '../../../src/sync/orders.js';
+import { createOrderReservations } from '../../../src/sync/reservations.js';
+import type { StubOrderPlatformOptions } from '../../support/stubOrderPlatform.js';
+import { outboxIds, writeInboxOrder } from './orderChecks.js';
+import { startStubPlatformWorld, type StubPlatformWorld } from './stubPlatformWorld.js';
+
+/*
+ * The order pipelines against a second API implementation that makes other plausible choices
+ * than the sandbox: lines named `lines`, lists of summaries without lines, POST /orders answered
+ * without lines, and one odd record among good ones.
+ */
+
+const RUN = { full: false, dryRun: false };
+let world: StubPlatformWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+const SHAPES: [string, StubOrderPlatformOptions, { getsPerOrder: number }][] = [
+  ['a summary list (no lines), lines under `items`', { list: 'summary' }, { getsPerOrder: 1 }],
+  [
+    'a summary list (no lines), lines under `lines`',
+    { list: 'summary', lineKey: 'lines' },
+    { getsPerOrder: 1 },
+  ],
+  ['a full list with lines under `lines`', { list: 'full', lineKey: 'lines' }, { getsPerOrder: 0 }],
+];
+
+describe('orders: plausible response shapes', () => {
+  for (const [label, options, { getsPerOrder }] of SHAPES) {
+    it(`imports every order from ${label}, fetching an order only when the list lacks its lines`, async () => {
+      world = await startStubPlatformWorld(options);
+      const ids = [1, 2, 3].map(() => world!.platform.add({}, 'SKU-A'));
+      const run = await runOrders(await world.context(), RUN);
+      expect(run.error).toBeUndefined();
+      expect(run.extra.imported).toBe(3);
+      expect((await outboxIds(world.erpDir)).ids).toEqual(ids);
+      const file = JSON.parse(await readFile(join(world.erpDir, 'outbox', 'orders', '1.json'), 'utf8'));
+      expect(JSON.stringify(file)).toContain('SKU-A'); // the lines reached the ERP, whatever their name
+      const gets = world.platform.calls().filter((c) => /^GET \/orders\/\d+$/.test(c));
+      expect(gets).toHaveLength(3 * getsPerOrder);
+      expect(run.requests).toBe(1 + 3 * getsPerOrder);
+    });
+  }
+
+  it('turns a record that fails its schema into a reject naming the order and the field; the others go through', async () => {
+    world = await startStubPlatformWorld({ list: 'full', lineKey: 'lines' });
+    world.platform.add({}, 'SKU-A');
+    const odd = world.platform.add({}, 'SKU-B');
+    world.platform.add({}, 'SKU-C');
+    // Broken in the list and in the order itself: a quantity the platform writes as a word.
+    const broken = { lines: [{ sku: 'SKU-B', quantity: 'two', unit_price: 11, total: 22 }] };
+    world.platform.orders.get(odd)!.listOverride = broken;
+    world.platform.orders.get(odd)!.getOverride = broken;
+
+    const ctx = await world.context();
+    const run = await runOrders(ctx, RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.extra.imported).toBe(2);
+    expect(run.rejected).toBe(1);
+    expect((await outboxIds(world.erpDir)).ids).toEqual([1, 3]);
+    const rejects = ctx.store.rejects.list({ pipeline: 'orders' });
+    expect(rejects.map((r) => r.key)).toEqual([String(odd)]);
+    expect(rejects[0]!.reason).toContain("'data.lines.0.quantity'");
+    expect(orderRepositoriesOf(ctx.store).parked.get(odd)?.code).toBe('api_schema');
+
+    // Repaired on the platform: the parked order is retried and imported, its reject resolved.
+    world.platform.orders.get(odd)!.listOverride = undefined;
+    world.platform.orders.get(odd)!.getOverride = undefined;
+    orderRepositoriesOf(ctx.store).parked.park(
+      { platformOrderId: odd, number: null, code: 'api_schema', reason: 'due now' },
+      new Date(Date.now() - 86_400_000),
+      1,
+    );
+    const again = await runOrders(await world.context(), RUN);
+    expect(again.extra.imported).toBe(1);
+    expect((await outboxIds(world.erpDir)).ids).toEqual([1, 2, 3]);
+    expect(ctx.store.rejects.list({ pipeline: 'orders' })).toEqual([]);
+  });
+
+  it('imports an order whose list record is odd but whose own record is fine, fetching only that one', async () => {
+    world = await startStubPlatformWorld({ list: 'full' });
+    world.platform.add({}, 'SKU-A');
+    const odd = world.platform.add({}, 'SKU-B');
+    world.platform.orders.get(odd)!.listOverride = { total: 'n/a' };
+    const run = await runOrders(await world.context(), RUN);
+    expect(run.extra.imported).toBe(2);
+    expect(run.rejected).toBe(0);
+    expect(world.platform.calls().filter((c) => c.startsWith('GET /orders/'))).toEqual([
+      `GET /orders/${odd}`,
+    ]);
+  });
+
+  it('reports a list record without a usable id and imports the others', async () => {
+    world = await startStubPlatformWorld({ list: 'full' });
+    world.platform.add({}, 'SKU-A');
+    const odd = world.platform.add({}, 'SKU-B');
+    world.platform.orders.get(odd)!.listOverride = { id: 'two' };
+    const run = await runOrders(await world.context(), RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.extra.imported).toBe(1);
+    expect(run.extra.unreadable).toBe(1);
+    expect(run.rejected).toBe(1);
+  });
+
+  it('holds the units of an order the list shows without lines, in the oversell guard', async () => {
+    world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines' });
+    world.platform.add({}, 'SKU-A');
+    const ctx = await world.context();
+    const guard = createOrderReservations({
+      client: ctx.client,
+      store: ctx.store,
+      config: ctx.config,
+      logger: ctx.logger,
+    });
+    expect(await guard.unitsHeld(['SKU-A', 'SKU-Z'])).toEqual(new Map([['SKU-A', 2]]));
+  });
+});
+
+describe('feedback and erp-orders: plausible response shapes', () => {
+  it('creates an ERP order whose POST answer carries no lines, links it, and applies its events through PATCH answers without lines', async () => {
+    world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines', writeAnswer: 'summary' });
+    await writeInboxOrder(world.erpDir, 'PH-1.json', {
+      source_order_id: 'PH-1',
+      customer_id: 3,
+      items: [{ sku: 'SKU-A', quantity: 1 }],
+    });
+    const created = await runErpOrders(await world.context(), RUN);
+    expect(created.error).toBeUndefined();
+    expect(created.applied).toBe(1);
+    const ctx = await world.context();
+    const platformId = ctx.store.orders.outgoing.get('PH-1')!.platformOrderId!;
+    expect(orderRepositoriesOf(ctx.store).links.get(platformId)?.erpRef).toBe('PH-1');
+    const result = JSON.parse(
+      await readFile(join(world.erpDir, 'outbox', 'results', 'created-PH-1.json'), 'utf8'),
+    );
+    expect(result.platform_order_id).toBe(platformId);
+    expect(world.platform.calls().filter((c) => c === 'POST /orders')).toHaveLength(1);
+
+    // The orders poll knows it as ours; feedback moves it with PATCH answers without lines.
+    const poll = await runOrders(await world.context(), RUN);
+    expect(poll.error).toBeUndefined();
+    expect(poll.extra.imported ?? 0).toBe(0);
+    await writeFile(join(world.erpDir, 'events.csv'), 'erp_ref,event,note\nPH-1,confirmed,checked\n');
+    const feedback = await runFeedback(await world.context(), RUN);
+    expect(feedback.error).toBeUndefined();
+    expect(feedback.applied).toBe(1);
+    expect(world.platform.orders.get(platformId)!.record.status).toBe('confirmed');
+    expect(await readdir(join(world.erpDir, 'outbox', 'results'))).toContain(`${platformId}-confirmed.json`);
+  });
+
+  it('finds an ERP order whose POST answer was lost by source_order_id, in a summary list where its record is odd: created once', async () => {
+    world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines', writeAnswer: 'summary' });
+    await writeInboxOrder(world.erpDir, 'PH-2.json', {
+      source_order_id: 'PH-2',
+      customer_id: 3,
+      items: [{ sku: 'SKU-A', quantity: 1 }],
+    });
+    const { platform } = world;
+    // The platform creates the order, the answer is lost, and the list shows its record oddly.
+    platform.intercept(
+      (r) => r.method === 'POST' && r.path === '/orders',
+      () => {
+        const newest = Math.max(...platform.orders.keys());
+        platform.orders.get(newest)!.listOverride = { payment_status: 'owed' };
+        return 'drop';
+      },
+      { applyFirst: true },
+    );
+    const run = await runErpOrders(await world.context(), RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(1);
+    expect(run.extra.foundExisting).toBe(1);
+    expect(platform.orders.size).toBe(1);
+    expect(platform.calls().filter((c) => c === 'POST /orders')).toHaveLength(1);
+    const ctx = await world.context();
+    expect(ctx.store.orders.outgoing.get('PH-2')?.platformOrderId).toBe(1);
+  });
+});
