@@ -103,6 +103,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
         ignoreDependencyOnFailure: true,
       });
     },
+    flowAlive: async (scanJobId) => {
+      const job = await runs.getJob(scanJobId);
+      return job
+        ? ['active', 'waiting-children', 'waiting', 'delayed'].includes(await job.getState())
+        : false;
+    },
     enqueueImports: async (orderIds, listed) => {
       for (const orderId of orderIds) {
         const order = listed.get(orderId);

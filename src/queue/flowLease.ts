@@ -54,6 +54,21 @@ export async function enterFlowLease(
   }
 }
 
+/**
+ * A flow lost with Redis (a restart without persistence, a FLUSHALL) would hold the lease until
+ * it lapses: a scan releases it at once when the flow that holds it is gone.
+ */
+export async function releaseLostFlow(
+  store: Store,
+  pipeline: string,
+  alive: (scanJobId: string) => Promise<boolean>,
+): Promise<void> {
+  const name = pushLeaseName(pipeline);
+  const holder = store.leases.holder(name)?.owner;
+  if (!holder?.startsWith('flow-')) return;
+  if (!(await alive(holder.slice('flow-'.length)))) store.leases.release(name, holder);
+}
+
 export function releaseFlowLease(store: Store, pipeline: string, owner: string): void {
   store.leases.release(pushLeaseName(pipeline), owner);
 }

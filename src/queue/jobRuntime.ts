@@ -18,6 +18,8 @@ export interface JobRuntime {
   recordRun(summary: RunSummary): void;
   /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
   enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
+  /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */
+  flowAlive(scanJobId: string): Promise<boolean>;
   /** One import job per platform order (ids BullMQ de-duplicates); returns how many were handed over. */
   enqueueImports(orderIds: number[], listed: Map<number, ApiOrder>): Promise<number>;
 }

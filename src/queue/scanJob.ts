@@ -2,7 +2,7 @@ import { WaitingChildrenError, type Job } from 'bullmq';
 import { asReadReceipt } from '../erp/ErpRead.js';
 import { scanPush } from '../sync/scanPush.js';
 import type { ProgressEvent, RunSummary } from '../sync/types.js';
-import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease } from './flowLease.js';
+import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease, releaseLostFlow } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.js';
@@ -35,6 +35,7 @@ export function defineScanJob(
         let scanOwner = '';
         let batches = 0;
         let receipt: string | null = null;
+        await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
         const summary = await scanPush(
           pipeline,
           runtime.ctx,
@@ -42,8 +43,8 @@ export function defineScanJob(
           async (batch) => {
             // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
             if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
-            batches += 1;
             await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
+            batches += 1;
           },
           (scan) => {
             receipt = scan.receipt;
@@ -60,6 +61,9 @@ export function defineScanJob(
           if (receipt !== null) await runtime.ctx.erp.commit(asReadReceipt(receipt));
           return summary;
         }
+        // A refused key mid-scan: the batches already out finish behind the pause, like every job.
+        if (summary.error?.kind === 'fatal')
+          await runtime.pause(`${summary.error.code}: ${summary.error.message}`);
         const scanned: ScanPayload = { ...data, step: 'scanned', scan: { summary, receipt, batches } };
         await job.updateData(scanned);
         if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
