@@ -14,8 +14,8 @@
 #   ERP_SYNC_BIN            the erp-sync executable (default: erp-sync on PATH)
 #
 # Exit codes of the loop: 0 stopped by SIGTERM/SIGINT (the running run-once is told to stop and
-# waited for); 64 or 78 at once when run-once reports a usage or configuration error (retrying
-# cannot help), and 78 as well for invalid loop settings; 126/127 when erp-sync cannot be run; with
+# waited for); 64, 65 or 78 at once when run-once reports a usage error, a store of another account
+# or a configuration error (retrying cannot help), and 78 as well for invalid loop settings; 126/127 when erp-sync cannot be run; with
 # ERP_SYNC_MAX_RUNS, the code of the last run. Exit code 1 (a pipeline failed) and 2 (fatal, e.g.
 # the API key was refused) do not stop the loop: 1 waits the interval, 2 waits ERP_SYNC_FATAL_BACKOFF.
 #
@@ -106,8 +106,8 @@ while :; do
 
   pause=$interval
   case $code in
-    64 | 78)
-      log 60 'usage or configuration error: not retrying; fix it and start again' "$extra"
+    64 | 65 | 78)
+      log 60 'usage or configuration error, or a store of another account: not retrying; fix it and start again' "$extra"
       exit "$code"
       ;;
     126 | 127)

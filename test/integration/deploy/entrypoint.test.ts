@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { openStore } from '../../../src/store/index.js';
 import {
   HEALTHCHECK,
   createWorkspace,
@@ -196,6 +197,7 @@ describe('docker-entrypoint.sh loop', { timeout: 60_000 }, () => {
 describe('docker-entrypoint.sh ARGS', { timeout: 60_000 }, () => {
   it('runs any other sub-command as `erp-sync ARGS` and returns its exit code', async () => {
     const ws = workspace('passthrough');
+    openStore(ws.storePath).close(); // status shows a store; it never creates one
     const status = startEntrypoint(['status', '--json'], loopEnv(ws));
     const result = await status.exited;
     expect(status.stderr()).toBe('');
