@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/index.js';
 import { importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
 import { bindRun } from '../sync/runInFrame.js';
