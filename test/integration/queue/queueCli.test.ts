@@ -5,6 +5,7 @@ import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfigFile } from '../../../src/config.js';
 import type { DaemonStatus } from '../../../src/queue/daemonStatus.js';
+import { openStore } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
 import { freePort, startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
 
@@ -22,6 +23,8 @@ beforeAll(async () => {
     redis: { prefix: PREFIX },
     schedules: { catalog: 'off', stock: '*/10 * * * * *' },
   });
+  // status only looks at an existing store.
+  openStore(join(dir, 'store.db')).close();
 });
 
 afterAll(async () => {
@@ -74,6 +77,7 @@ describe('Redis in erp-sync check', () => {
 describe('erp-sync status (daemon part)', () => {
   it('shows queue counts, schedules with their next run, and "off"', async () => {
     const result = await runCli(['status', '--config', configFile, '--json'], env());
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { daemon: DaemonStatus };
     expect(report.daemon.reachable).toBe(true);
