@@ -24,6 +24,7 @@ export const ERROR_CATALOGUE = {
   client_validation: { retryable: false, fatal: false },
   // ERP side
   erp_unavailable: { retryable: true, fatal: false },
+  erp_auth: { retryable: false, fatal: true },
   erp_rejected: { retryable: false, fatal: false },
   erp_parse: { retryable: false, fatal: false },
   /** A query or statement of the integrator's that the ERP database refuses for good (SQL adapter). */
