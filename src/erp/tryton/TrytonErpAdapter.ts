@@ -182,7 +182,8 @@ function checkpointOf(after: ReadReceipt | null | undefined, key: StateKey): Dat
   if (!after) return null;
   try {
     const parsed = JSON.parse(after) as Partial<Receipt>;
-    if (parsed.key !== key || typeof parsed.next !== 'string' || Number.isNaN(Date.parse(parsed.next))) return null;
+    if (parsed.key !== key || typeof parsed.next !== 'string' || Number.isNaN(Date.parse(parsed.next)))
+      return null;
     return new Date(parsed.next);
   } catch {
     return null;
