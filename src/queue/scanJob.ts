@@ -1,5 +1,6 @@
 import { WaitingChildrenError, type Job } from 'bullmq';
 import { asReadReceipt } from '../erp/ErpRead.js';
+import { commitErpRead } from '../sync/erpReadCommit.js';
 import { scanPush } from '../sync/scanPush.js';
 import type { ProgressEvent, RunSummary } from '../sync/types.js';
 import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease, releaseLostFlow } from './flowLease.js';
@@ -58,7 +59,7 @@ export function defineScanJob(
           runtime.recordRun(summary);
           const failure = failureOfSummary(summary);
           if (failure) await handleFailure(failure, queue, runtime);
-          if (receipt !== null) await runtime.ctx.erp.commit(asReadReceipt(receipt));
+          else if (receipt !== null) await commitErpRead(runtime.ctx, pipeline, asReadReceipt(receipt));
           return summary;
         }
         // A refused key mid-scan: the batches already out finish behind the pause, like every job.
@@ -68,13 +69,18 @@ export function defineScanJob(
         await job.updateData(scanned);
         if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       }
-      return finishFlow(job as Job<ScanPayload>, runtime, owner);
+      return finishFlow(job as Job<ScanPayload>, runtime, owner, pipeline);
     },
   };
 }
 
 /** Every push job of the flow is done: sum them up, release the lease, commit the read if all went through. */
-async function finishFlow(job: Job<ScanPayload>, runtime: JobRuntime, owner: string): Promise<RunSummary> {
+async function finishFlow(
+  job: Job<ScanPayload>,
+  runtime: JobRuntime,
+  owner: string,
+  pipeline: 'stock' | 'prices',
+): Promise<RunSummary> {
   const scan = job.data.scan!;
   const summary: RunSummary = { ...scan.summary, extra: { ...scan.summary.extra } };
   const results = Object.values(await job.getChildrenValues<PushResult>());
@@ -102,7 +108,8 @@ async function finishFlow(job: Job<ScanPayload>, runtime: JobRuntime, owner: str
       message: `${failures.length} batch(es) and ${summary.failed} item(s) not confirmed, sent again next run: ${firstError.message}`,
     };
   } else if (scan.receipt !== null) {
-    await runtime.ctx.erp.commit(asReadReceipt(scan.receipt));
+    // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
+    await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));
   }
   runtime.recordRun(summary);
   await job.updateProgress(progressValue(summary, true));
