@@ -10,7 +10,7 @@ export const QUEUE_NAMES = ['runs', 'pushes', 'imports'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** What started a run; shown in the dashboard and the logs. */
-export type Trigger = 'schedule' | 'start' | 'manual';
+export type Trigger = 'schedule' | 'start' | 'watch' | 'manual';
 
 export interface RunPayload {
   pipeline: PipelineName;
