@@ -5,3 +5,4 @@ export type { ProductLink } from './ProductLinkRepository.js';
 export type { Fingerprint, FingerprintEntry, FingerprintPipeline } from './FingerprintRepository.js';
 export type { SyncRun, RunStatus } from './RunRepository.js';
 export type { StoredReject, RejectListOptions } from './RejectRepository.js';
+export { ScratchTable } from './ScratchTable.js';
