@@ -7,6 +7,7 @@ import { registerStatusCommand } from './statusCommand.js';
 import { registerCheckCommand } from './checkCommand.js';
 import { registerDemoCommand } from './demoCommand.js';
 import { registerAuditCommand } from './auditCommand.js';
+import { registerExplainCommand } from './explainCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 
@@ -25,6 +26,7 @@ registerStatusCommand(program);
 registerCheckCommand(program);
 registerDemoCommand(program);
 registerAuditCommand(program);
+registerExplainCommand(program);
 
 try {
   await program.parseAsync(process.argv);
