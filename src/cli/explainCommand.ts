@@ -37,7 +37,9 @@ function pipelineLines(name: string, p: ItemPipelineStory): string[] {
       a
         ? a.notOnPlatform
           ? `not on the platform (reported ${a.at ?? '?'})`
-          : `${a.value}${a.refused ? ' (refused)' : ''} at ${a.at ?? '?'}${a.byRun ? ` by run #${a.byRun}` : ''}`
+          : a.inFlight
+            ? `${a.value.slice(1)} sent, answer not recorded (in flight or lost): sent again next run`
+            : `${a.value}${a.refused ? ' (refused)' : ''} at ${a.at ?? '?'}${a.byRun ? ` by run #${a.byRun}` : ''}`
         : 'never'
     }`,
   );

@@ -11,7 +11,13 @@ import {
 } from '../domain/records.js';
 import type { Fingerprint, FingerprintPipeline, StoredReject, SyncRun } from '../store/index.js';
 import { platformItems, type PlatformItem } from './catalog.js';
-import { isRefusedFingerprint, priceFingerprint, pricesMatch, stockMatches } from './fingerprint.js';
+import {
+  isInFlightFingerprint,
+  isRefusedFingerprint,
+  priceFingerprint,
+  pricesMatch,
+  stockMatches,
+} from './fingerprint.js';
 import { pricesPushSpec } from './prices.js';
 import { describeReject, driftReason } from './pushDrift.js';
 import type { PushSpec } from './pushScan.js';
@@ -41,6 +47,8 @@ export interface ItemPipelineStory {
     value: string;
     at: string | null;
     refused: boolean;
+    /** Sent, answer not recorded (lost or interrupted): sent again by the next run. */
+    inFlight: boolean;
     notOnPlatform: boolean;
     byRun: number | null;
   } | null;
@@ -300,6 +308,7 @@ function pipelineStory(
           value: fingerprint.hash,
           at: fingerprint.ackedAt,
           refused: isRefusedFingerprint(fingerprint.hash),
+          inFlight: isInFlightFingerprint(fingerprint.hash),
           notOnPlatform: fingerprint.missing,
           byRun: ackRun(runs, pipeline, fingerprint.ackedAt),
         }
@@ -364,6 +373,11 @@ function pipelineStory(
       return say(
         'in_step',
         `in step, held by the guard: ${guard.held} unit(s) held back by orders not in the ERP yet${guard.holdingOrders.length ? ` (${guard.holdingOrders.map((o) => `#${o.orderId}: ${o.units}`).join(', ')})` : ''}${guard.buffer ? `, and a safety buffer of ${guard.buffer}` : ''}`,
+      );
+    if (out.acknowledged?.inFlight)
+      return say(
+        'in_step',
+        'in step on the platform; a push went out whose answer was never recorded: the next run sends the same value again',
       );
     return say('in_step', guard?.buffer ? `in step (safety buffer ${guard.buffer})` : 'in step');
   }

@@ -1,5 +1,5 @@
 import type { Fingerprint, StoredReject } from '../store/index.js';
-import { isRefusedFingerprint, refusedFingerprint } from './fingerprint.js';
+import { isInFlightFingerprint, isRefusedFingerprint, refusedFingerprint } from './fingerprint.js';
 
 /** Why an item's platform value is or is not what erp-sync would push, and whether it heals alone. */
 export interface DriftReason {
@@ -36,6 +36,12 @@ export function driftReason(
       heals: false,
       pushable: true,
       why: 'marked not on the platform: the next catalog run clears the mark if the platform has it now, else create it there',
+    };
+  if (fingerprint && isInFlightFingerprint(fingerprint.hash))
+    return {
+      heals: true,
+      pushable: true,
+      why: `a push of ${fingerprint.hash.slice(1)} went out but its answer was never recorded (lost answer or interrupted run): the next ${pipeline} run sends it again`,
     };
   if (fingerprint && fingerprint.hash === refusedFingerprint(hash))
     return {

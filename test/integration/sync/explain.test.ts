@@ -39,7 +39,7 @@ beforeAll(async () => {
     erpRef: 'SO-5001',
     number: null,
     status: 'new',
-    paymentStatus: 'pending',
+    paymentStatus: 'unpaid',
     platformCreatedAt: null,
     lines: [{ sku: bulkSku(1), quantity: 3 }],
   });
@@ -145,6 +145,20 @@ describe('erp-sync explain sku', () => {
     expect(down.code).toBe(2);
     expect(down.stdout + down.stderr).not.toContain(harness.sandbox.keys.primary);
   }, 90_000);
+});
+
+describe('erp-sync explain sku, in flight', () => {
+  it('says when a push went out and its answer was never recorded (sent again next run)', async () => {
+    const [fingerprint] = ctx.store.fingerprints.getMany('prices', [bulkSku(1)]).values();
+    ctx.store.fingerprints.markUnconfirmed('prices', [
+      { key: bulkSku(1), hash: `~${fingerprint!.hash}`, generation: fingerprint!.generation + 1 },
+    ]);
+    const story = await explainSku(ctx, bulkSku(1));
+    expect(item(story, bulkSku(1)).prices).toMatchObject({
+      acknowledged: { inFlight: true, at: null },
+      verdict: { state: 'in_step', text: expect.stringMatching(/answer was never recorded/) },
+    });
+  });
 });
 
 describe('erp-sync explain order', () => {
