@@ -48,7 +48,7 @@ function pipelineLines(name: string, p: ItemPipelineStory): string[] {
 }
 
 export function formatSkuStory(story: SkuStory): string {
-  const lines = [`${story.sku}: ${story.verdict.text}`, ''];
+  const lines = [story.sku, `verdict: ${story.verdict.text}`, ''];
   lines.push(
     `ERP:      ${story.erp.read ? (story.erp.has ? 'has it' : 'does not have it') : `could not be read: ${story.erp.error ?? '?'}`}`,
   );
@@ -83,7 +83,7 @@ export function formatSkuStory(story: SkuStory): string {
 
 export function formatOrderStory(story: OrderStory): string {
   const { platform: p, erp, parked } = story;
-  const lines = [`order ${story.orderId}: ${story.verdict.text}`, ''];
+  const lines = [`order ${story.orderId}`, `verdict: ${story.verdict.text}`, ''];
   if (!p.read)
     lines.push(`platform: could not be read: ${p.error ?? '?'} (what follows is the store's part)`);
   else if (!p.found) lines.push('platform: does not know this order');

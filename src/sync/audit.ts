@@ -57,6 +57,8 @@ export interface AuditReport {
   findings: AuditFinding[];
   truncated: boolean;
   seconds: number;
+  /** Where the time went: reading the platform catalog, reading the ERP and comparing, the orders. */
+  phases: { platformSeconds: number; erpSeconds: number; ordersSeconds: number };
   /** Why the audit could not finish (`complete` false). */
   error?: string;
   /**
@@ -94,7 +96,9 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
     findings: [],
     truncated: false,
     seconds: 0,
+    phases: { platformSeconds: 0, erpSeconds: 0, ordersSeconds: 0 },
   };
+  const since = (from: number): number => (performance.now() - from) / 1000;
   if (options.collectFixes) report.fixes = {};
   const found = (finding: AuditFinding): void => {
     report.counts[finding.kind] += 1;
@@ -106,18 +110,26 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
   try {
     const push = options.pipelines.filter((p): p is FingerprintPipeline => p === 'stock' || p === 'prices');
     if (push.length) {
+      let from = performance.now();
       await readPlatformCatalog(ctx, scratch, report, options);
+      report.phases.platformSeconds = since(from);
+      from = performance.now();
       if (push.includes('stock')) await comparePush(ctx, scratch, stockPushSpec(ctx), report, options, found);
       if (push.includes('prices'))
         await comparePush(ctx, scratch, pricesPushSpec(ctx), report, options, found);
+      report.phases.erpSeconds = since(from);
     }
-    if (options.pipelines.includes('orders')) await compareOrders(ctx, scratch, report, options, found);
+    if (options.pipelines.includes('orders')) {
+      const from = performance.now();
+      await compareOrders(ctx, scratch, report, options, found);
+      report.phases.ordersSeconds = since(from);
+    }
     report.complete = true;
   } catch (error) {
     report.error = error instanceof Error ? error.message : String(error);
   } finally {
     scratch.close();
-    report.seconds = (performance.now() - started) / 1000;
+    report.seconds = since(started);
   }
   return report;
 }

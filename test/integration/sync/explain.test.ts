@@ -125,7 +125,7 @@ describe('erp-sync explain sku', () => {
 
   it('CLI: text and exit 0 in step, exit 1 pending, and exit 2 with the store part when the platform is unreachable', async () => {
     const ok = await runCli(['explain', 'sku', bulkSku(1), '--config', configFile], env);
-    expect(ok.stdout).toMatch(/^BULK-000001: BULK-000001: in step, held by the guard/);
+    expect(ok.stdout).toMatch(/^BULK-000001\nverdict: BULK-000001: in step, held by the guard/);
     expect(ok.stdout).toMatch(/held back: +3 by the oversell guard by #5001 \(3\); safety buffer 0/);
     expect(ok.code).toBe(0);
     const pending = await runCli(['explain', 'sku', bulkSku(2), '--config', configFile, '--json'], env);
