@@ -8,6 +8,7 @@ import { registerCheckCommand } from './checkCommand.js';
 import { registerDemoCommand } from './demoCommand.js';
 import { registerAuditCommand } from './auditCommand.js';
 import { registerExplainCommand } from './explainCommand.js';
+import { registerErpCommand } from './erpCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 
@@ -27,6 +28,7 @@ registerCheckCommand(program);
 registerDemoCommand(program);
 registerAuditCommand(program);
 registerExplainCommand(program);
+registerErpCommand(program);
 
 try {
   await program.parseAsync(process.argv);
