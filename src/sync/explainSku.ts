@@ -97,7 +97,7 @@ async function erpRowsOf<R extends ItemKey>(
   sku: string,
 ): Promise<Map<string, ErpRow<R>>> {
   const rows = new Map<string, ErpRow<R>>();
-  for await (const row of spec.rows()) {
+  for await (const row of spec.rows(null)) {
     const key = row.ok ? itemKeyString(row.record) : row.key;
     if (belongs(sku, key)) rows.set(key, row);
   }
