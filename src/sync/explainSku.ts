@@ -2,6 +2,7 @@ import { NotFoundError } from '../api/errors.js';
 import type { ApiProduct } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
 import {
+  describeSource,
   itemKeyString,
   type ErpRow,
   type ItemKey,
@@ -82,9 +83,8 @@ export interface SkuStory {
 
 const ORDER: VerdictState[] = ['in_step', 'not_in_erp', 'pending', 'unknown', 'blocked'];
 
-function describeSource(source: RecordSource | undefined): string | null {
-  if (!source?.file) return null;
-  return source.line !== undefined ? `${source.file}:${source.line}` : source.file;
+function whereOf(source: RecordSource | undefined): string | null {
+  return describeSource(source) || null;
 }
 
 function belongs(sku: string, key: string): boolean {
@@ -324,7 +324,7 @@ function pipelineStory(
   });
 
   if (row && !row.ok) {
-    out.erp = { rejected: row.reason, source: describeSource(row.source) };
+    out.erp = { rejected: row.reason, source: whereOf(row.source) };
     return say(
       'blocked',
       `blocked: the ERP row is rejected: ${reject ? describeReject(reject) : row.reason}; fix it in the ERP`,
@@ -335,17 +335,17 @@ function pipelineStory(
     const validate = pipeline === 'stock' ? stockPushSpec(ctx).validate : pricesPushSpec(ctx).validate;
     const invalid = validate(row.record as never);
     if (invalid) {
-      out.erp = { rejected: invalid, source: describeSource(row.source) };
+      out.erp = { rejected: invalid, source: whereOf(row.source) };
       return say('blocked', `blocked: the ERP value breaks a rule (${invalid}); fix it in the ERP`);
     }
     if (pipeline === 'stock') {
       const { quantity } = row.record as StockRecord;
-      out.erp = { value: quantity, source: describeSource(row.source) };
+      out.erp = { value: quantity, source: whereOf(row.source) };
       out.wouldPush = Math.max(0, quantity - (guard?.held ?? 0) - (guard?.buffer ?? 0));
       hash = `q=${String(out.wouldPush)}`;
     } else {
       const { sku: _s, variantSku: _v, ...values } = row.record as PriceRecord;
-      out.erp = { value: values, source: describeSource(row.source) };
+      out.erp = { value: values, source: whereOf(row.source) };
       hash = priceFingerprint(row.record as PriceRecord);
       out.wouldPush = hash;
     }

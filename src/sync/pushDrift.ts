@@ -1,3 +1,4 @@
+import { describeSource } from '../domain/records.js';
 import type { Fingerprint, StoredReject } from '../store/index.js';
 import { isInFlightFingerprint, isRefusedFingerprint, refusedFingerprint } from './fingerprint.js';
 
@@ -11,9 +12,8 @@ export interface DriftReason {
 }
 
 function where(reject: StoredReject): string {
-  const s = reject.source;
-  if (!s?.file) return '';
-  return ` (${s.file}${s.line !== undefined ? `:${s.line}` : ''})`;
+  const text = describeSource(reject.source ?? undefined);
+  return text ? ` (${text})` : '';
 }
 
 /** A reject as one line: reason and where the ERP row is. */
