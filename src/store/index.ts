@@ -6,3 +6,5 @@ export type { Fingerprint, FingerprintEntry, FingerprintPipeline } from './Finge
 export type { SyncRun, RunStatus } from './RunRepository.js';
 export type { StoredReject, RejectListOptions } from './RejectRepository.js';
 export { ScratchTable } from './ScratchTable.js';
+export { processIdentity, processIsGone } from './processIdentity.js';
+export type { StoreAccount } from './AccountRepository.js';

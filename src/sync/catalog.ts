@@ -137,7 +137,8 @@ function handlePage(
       } else if (!pricesMatch(fingerprint.hash, item.prices)) changed.prices.push(item.key);
     }
   }
-  summary.applied += fresh.length;
+  // A dry run stores nothing, so it applies nothing (the counts below say what it would do).
+  if (!options.dryRun) summary.applied += fresh.length;
   summary.extra.links! += items.length;
   summary.extra.appeared! += appeared.stock.length + appeared.prices.length;
   summary.extra.changedOnPlatform! += changed.stock.length + changed.prices.length;

@@ -1,9 +1,9 @@
 import { NotFoundError } from '../api/errors.js';
 import { describeError } from '../domain/errors.js';
-import type { AppliedEvent } from '../store/appliedEvents.js';
-import type { OrderLink } from '../store/orderLinks.js';
-import type { ParkedOrder } from '../store/parkedOrders.js';
-import type { OutgoingOrderRecord } from '../store/outgoingOrders.js';
+import type { AppliedEvent } from '../store/AppliedEventRepository.js';
+import type { OrderLink } from '../store/OrderLinkRepository.js';
+import type { ParkedOrder } from '../store/ParkedOrderRepository.js';
+import type { OutgoingOrderRecord } from '../store/OutgoingOrderRepository.js';
 import type { Verdict } from './explainSku.js';
 import type { SyncContext } from './types.js';
 
