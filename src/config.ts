@@ -7,6 +7,7 @@ import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
 import { fileConfigSchema } from './erp/file/fileConfigSchema.js';
 import { trytonConfigSchema } from './erp/tryton/trytonConfigSchema.js';
 import { checkedSqlErpConfigSchema } from './erp/sql/sqlConfigSchema.js';
+import { daemonConfigShape } from './queue/daemonConfigSchema.js';
 
 /**
  * The one place that reads the configuration file and process.env. Everything else receives
@@ -146,6 +147,7 @@ export const configSchema = z.strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .default({ level: 'info' }),
+  ...daemonConfigShape,
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -183,6 +185,7 @@ const ENV_KEYS: {
   { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
   { env: 'TRYTON_PASSWORD', path: ['erp', 'password'], when: (raw) => erpType(raw) === 'tryton' },
+  { env: 'REDIS_URL', path: ['redis', 'url'] },
 ];
 
 function erpType(raw: Record<string, unknown>): unknown {

@@ -9,6 +9,9 @@ import { registerDemoCommand } from './demoCommand.js';
 import { registerAuditCommand } from './auditCommand.js';
 import { registerExplainCommand } from './explainCommand.js';
 import { registerErpCommand } from './erpCommand.js';
+import { registerStartCommand } from './startCommand.js';
+import { registerSyncCommand } from './syncCommand.js';
+import { registerJobsCommand } from './jobsCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 import { EXIT_USAGE, exitCodeOf } from './exitCodes.js';
@@ -33,6 +36,9 @@ registerDemoCommand(program);
 registerAuditCommand(program);
 registerExplainCommand(program);
 registerErpCommand(program);
+registerStartCommand(program);
+registerSyncCommand(program);
+registerJobsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -19,7 +19,8 @@ import { TrytonClient } from './TrytonClient.js';
 import type { TrytonErpConfig } from './trytonConfigSchema.js';
 import { TrytonError } from './TrytonError.js';
 import { TrytonOrders } from './TrytonOrders.js';
-import { TrytonState, type StateKey } from './TrytonState.js';
+
+type StateKey = 'stock' | 'prices';
 
 interface Receipt {
   key: StateKey;
@@ -28,7 +29,8 @@ interface Receipt {
 
 /**
  * The ERP adapter for Tryton 6.0 over JSON-RPC. Stock and prices are read incrementally (stock
- * moves, template write dates) from checkpoints kept in `stateFile` and advanced by `commit`;
+ * moves, template write dates) since the last committed read's receipt, which the pipelines keep
+ * in the store and hand back (`stock(after)`);
  * orders become sales whose reference is the platform order id; shipments done and invoices
  * posted come back as events.
  */
@@ -36,7 +38,6 @@ export class TrytonErpAdapter implements ErpAdapter {
   readonly kind = 'tryton';
   readonly capabilities: ErpCapabilities;
   readonly #rpc: TrytonClient;
-  readonly #state: TrytonState;
   #warehouseIds: number[] = [];
   #orders: TrytonOrders | null = null;
 
@@ -53,7 +54,6 @@ export class TrytonErpAdapter implements ErpAdapter {
       timeoutMs: config.timeoutMs,
       logger,
     });
-    this.#state = new TrytonState(config.stateFile);
     this.capabilities = {
       reads: {
         stock: config.stock.incremental ? 'delta' : 'snapshot',
@@ -98,25 +98,25 @@ export class TrytonErpAdapter implements ErpAdapter {
     );
   }
 
-  stock(): ErpRead<StockRecord> {
+  stock(after?: ReadReceipt | null): ErpRead<StockRecord> {
     const { field, incremental, overlapSeconds } = this.config.stock;
     return erpRead<StockRecord>((setReceipt) =>
       readTrytonStock(
         this.#rpc,
         { warehouseIds: this.#opened().warehouseIds, field, overlapSeconds },
-        incremental ? this.#state.get('stock') : null,
+        incremental ? checkpointOf(after, 'stock') : null,
         (next) => next && setReceipt(receipt({ key: 'stock', next: next.toISOString() })),
       ),
     );
   }
 
-  prices(): ErpRead<PriceRecord> {
+  prices(after?: ReadReceipt | null): ErpRead<PriceRecord> {
     const { incremental, overlapSeconds, addTaxes } = this.config.prices;
     return erpRead<PriceRecord>((setReceipt) =>
       readTrytonPrices(
         this.#rpc,
         { overlapSeconds, addTaxes },
-        incremental ? this.#state.get('prices') : null,
+        incremental ? checkpointOf(after, 'prices') : null,
         (next) => next && setReceipt(receipt({ key: 'prices', next: next.toISOString() })),
       ),
     );
@@ -126,16 +126,8 @@ export class TrytonErpAdapter implements ErpAdapter {
     return erpRead<ProductRecord>(() => readTrytonProducts(this.#rpc, this.config.prices.addTaxes));
   }
 
-  /** Advances the read's checkpoint (never backwards): the next incremental read starts there. */
-  async commit(value: ReadReceipt): Promise<void> {
-    const parsed = JSON.parse(value) as Receipt;
-    if (
-      (parsed.key === 'stock' && this.config.stock.incremental) ||
-      (parsed.key === 'prices' && this.config.prices.incremental)
-    ) {
-      this.#state.advance(parsed.key, new Date(parsed.next));
-    }
-  }
+  /** Nothing to finish in Tryton: the pipelines keep the read's receipt and hand it to the next read. */
+  async commit(): Promise<void> {}
 
   importOrder(order: PlatformOrder): Promise<ImportResult> {
     return this.#opened().orders.importOrder(order);
@@ -182,6 +174,19 @@ export class TrytonErpAdapter implements ErpAdapter {
   #opened(): { warehouseIds: number[]; orders: TrytonOrders } {
     if (!this.#orders) throw new TrytonError('internal', 'the Tryton adapter was used before open()');
     return { warehouseIds: this.#warehouseIds, orders: this.#orders };
+  }
+}
+
+/** The checkpoint a receipt of this adapter carries for `key`; null for none (a full read). */
+function checkpointOf(after: ReadReceipt | null | undefined, key: StateKey): Date | null {
+  if (!after) return null;
+  try {
+    const parsed = JSON.parse(after) as Partial<Receipt>;
+    if (parsed.key !== key || typeof parsed.next !== 'string' || Number.isNaN(Date.parse(parsed.next)))
+      return null;
+    return new Date(parsed.next);
+  } catch {
+    return null;
   }
 }
 

@@ -15,8 +15,6 @@ export const trytonConfigSchema = z.strictObject({
   /** Warehouse codes (stock.location of type warehouse) whose stock is summed per SKU. */
   warehouses: z.array(z.string().min(1)).min(1).default(['WH']),
   timeoutMs: z.number().int().positive().default(30_000),
-  /** Where the adapter keeps its read checkpoints (stock moves, template prices). */
-  stateFile: z.string().min(1).default('./data/tryton-state.json'),
   stock: z
     .strictObject({
       /** quantity: done moves only; forecast_quantity: also planned moves (confirmed sales). */

@@ -78,7 +78,6 @@ function adapterConfig(erp: Record<string, unknown> = {}) {
       database: tryton.database,
       user: tryton.user,
       password: tryton.password,
-      stateFile: join(dir, 'state.json'),
       // Quoted, not confirmed: the contract cancels its order, which Tryton allows until confirmed.
       orders: { confirm: false },
       ...erp,

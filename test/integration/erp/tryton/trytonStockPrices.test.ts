@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPrices } from '../../../../src/sync/prices.js';
 import { runStock } from '../../../../src/sync/stock.js';
@@ -88,12 +87,12 @@ describe('Tryton -> platform: stock and prices', { timeout: 120_000 }, () => {
     world = await startTrytonWorld(tryton);
     const ctx = await world.context({ stock: { overlapSeconds: 0 } });
     await runStock(ctx, RUN);
-    const state = JSON.parse(
-      readFileSync(world.config.erp.type === 'tryton' ? world.config.erp.stateFile : '', 'utf8'),
-    ) as {
-      stock?: string;
+    // the read's receipt, kept in the store for the next read
+    const kept = JSON.parse(ctx.store.cursors.get('erp-read:stock') ?? '{}') as {
+      key?: string;
+      next?: string;
     };
-    expect(state.stock).toMatch(/^\d{4}-/);
+    expect(kept).toMatchObject({ key: 'stock', next: expect.stringMatching(/^\d{4}-/) as string });
     // Moves are stamped by Tryton's clock to the microsecond: wait past the checkpoint's second.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await shipOut(world, 'SKU-0005', 3);
@@ -143,13 +142,21 @@ describe('Tryton -> platform: stock and prices', { timeout: 120_000 }, () => {
     expect((await platformProduct(world, 'SKU-0010')).price).toBe(59.5);
   });
 
+  it('reads everything again on --full, whatever the committed checkpoint', async () => {
+    world = await startTrytonWorld(tryton);
+    const ctx = await world.context({ stock: { overlapSeconds: 0 } });
+    await runStock(ctx, RUN);
+    expect(ctx.store.cursors.get('erp-read:stock')).not.toBeNull();
+    const full = await runStock(ctx, { full: true, dryRun: false });
+    expect(full.read).toBe(20);
+  });
+
   it('does not advance the checkpoint of a read the pipeline did not commit (dry run)', async () => {
     world = await startTrytonWorld(tryton);
     const ctx = await world.context();
-    const path = world.config.erp.type === 'tryton' ? world.config.erp.stateFile : '';
     await runStock(ctx, { full: false, dryRun: true });
-    expect(existsSync(path)).toBe(false);
+    expect(ctx.store.cursors.get('erp-read:stock')).toBeNull();
     await runStock(ctx, RUN);
-    expect(existsSync(path)).toBe(true);
+    expect(ctx.store.cursors.get('erp-read:stock')).not.toBeNull();
   });
 });

@@ -59,7 +59,6 @@ export async function startTrytonWorld(tryton: TrytonServer): Promise<TrytonWorl
       database: tryton.database,
       user: tryton.user,
       warehouses: ['WH', 'WH2'],
-      stateFile: join(dir, 'tryton-state.json'),
     },
     store: { path: join(dir, 'store.db') },
     orders: { concurrency: 1, oversellGuard: { enabled: false } },
