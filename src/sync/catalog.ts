@@ -4,6 +4,7 @@ import { itemKeyString } from '../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
+import { productFieldsChangedOnPlatform } from './productEcho.js';
 import { isRefusedFingerprint, pricesMatch, stockMatches, type PriceValues } from './fingerprint.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
@@ -125,8 +126,11 @@ function handlePage(
       } else if (!pricesMatch(fingerprint.hash, item.prices)) changed.prices.push(item.key);
     }
   }
+  // Product master data written by the products pipeline: echo, or changed on the platform.
+  const productFields = productFieldsChangedOnPlatform(store, fresh);
   summary.applied += fresh.length;
   summary.extra.links! += items.length;
+  summary.extra.changedOnPlatform! += productFields.length;
   summary.extra.appeared! += appeared.stock.length + appeared.prices.length;
   summary.extra.changedOnPlatform! += changed.stock.length + changed.prices.length;
   if (options.dryRun) return;
@@ -139,5 +143,6 @@ function handlePage(
       }
       if (changed[pipeline].length) store.fingerprints.delete(pipeline, changed[pipeline]);
     }
+    if (productFields.length) store.products.fingerprints.update(productFields);
   });
 }
