@@ -32,7 +32,6 @@ import { findProductBySku, linksOf, platformCategoryIds } from './productLookups
 import { stopsTheRun } from './pushBatch.js';
 import { classifyFailure } from './runFailure.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
-import { emptySummary } from './summary.js';
 import type { RunFailure, RunOptions, RunSummary, SyncContext } from './types.js';
 
 const PIPELINE = 'products';
@@ -47,12 +46,11 @@ const MAX_CREATE_ATTEMPTS = 3;
  * platform-owned one.
  */
 export function runProducts(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  if (!ctx.config.products.enabled) {
-    const summary = emptySummary(PIPELINE, options);
-    summary.extra = { disabled: 1 };
-    return Promise.resolve(summary);
-  }
-  return runInFrame(PIPELINE, ctx, options, syncProducts);
+  return runInFrame(PIPELINE, ctx, options, async (run) => {
+    // Off by default: the run is recorded (and its lease taken) like any other, and does nothing.
+    if (ctx.config.products.enabled) await syncProducts(run);
+    else run.summary.extra = { disabled: 1 };
+  });
 }
 
 interface GoodRow {
