@@ -1,11 +1,6 @@
 import type { ProductStatus, ProductType } from '../../domain/limits.js';
 import { printable } from '../../domain/printable.js';
-import type {
-  PriceRecord,
-  ProductRecord,
-  ProductVariantRecord,
-  StockRecord,
-} from '../../domain/records.js';
+import type { PriceRecord, ProductRecord, ProductVariantRecord, StockRecord } from '../../domain/records.js';
 import {
   nameReasons,
   priceRecordReasons,

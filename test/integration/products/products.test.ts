@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCatalog } from '../../../src/sync/catalog.js';
 import { runProducts } from '../../../src/sync/products.js';
@@ -28,6 +30,14 @@ function rows(count: number, extra: (n: number) => ProductRow = () => ({})): Pro
     highlights: 'Fast|Robust',
     ...extra(i + 1),
   }));
+}
+
+async function firstBrandId(ctx: SyncContext): Promise<number> {
+  for await (const product of ctx.client.products.iterate()) {
+    const id = (product as { brand_id?: unknown }).brand_id;
+    if (typeof id === 'number') return id;
+  }
+  throw new Error('the demo company has no product with a brand');
 }
 
 async function firstCategoryId(ctx: SyncContext): Promise<number> {
@@ -213,6 +223,41 @@ describe('products pipeline against the sandbox', () => {
     await runProducts(ctx, RUN);
     expect(await runStock(ctx, RUN)).toMatchObject({ applied: 1, notFound: 0 });
     expect((await world.harness.platform(ctx)).get(sku(1))?.stock).toBe(7);
+  });
+
+  it('creates a variable product with its variants from a JSON file, and links every variant', async () => {
+    world = await createProductsWorld();
+    writeFileSync(
+      join(world.harness.dir, 'products.json'),
+      JSON.stringify([
+        {
+          cod: 'TEE-1',
+          denumire: 'T-shirt',
+          tip: 'variable',
+          marca: 'acme',
+          highlights: ['Cotton', 'Printed'],
+          length: 700,
+          variants: [
+            { sku: 'TEE-1-S', name: 'T-shirt S', price: 50, stock_quantity: 3 },
+            { sku: 'TEE-1-M', name: 'T-shirt M', price: 52 },
+          ],
+        },
+      ]),
+    );
+    const brand = await firstBrandId(await world.context());
+    const ctx = await world.context({ brands: { ACME: brand } });
+    expect(await runProducts(ctx, RUN)).toMatchObject({ read: 1, applied: 1, rejected: 0 });
+    const body = world.productWrites()[0]!.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      type: 'variable',
+      brand_id: brand,
+      length_mm: 700,
+      highlights: ['Cotton', 'Printed'],
+    });
+    const product = (await world.platformBySku(ctx, 'TEE-1')).get('TEE-1')![0]!;
+    expect(product).toMatchObject({ type: 'variable', brand_id: brand });
+    expect(ctx.store.productLinks.get('TEE-1', 'TEE-1-M')?.productId).toBe(product.id);
+    expect(ctx.store.productLinks.get('TEE-1', 'TEE-1-S')?.variantId).toEqual(expect.any(Number));
   });
 
   it('--dry-run lists creates and updates field by field and writes nothing', async () => {
