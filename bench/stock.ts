@@ -13,6 +13,8 @@ import { once } from 'node:events';
 import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
+import { openStore } from '../src/store/index.js';
+import { inFlightFingerprint } from '../src/sync/fingerprint.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
 
@@ -69,6 +71,27 @@ async function main(): Promise<void> {
     );
     process.stderr.write(`${results.at(-1)}\n`);
   };
+  /**
+   * The in-flight marking alone (issue 8.1): one store transaction per batch, before it is sent,
+   * on a store file as the pipeline has it (WAL), for as many batches as the full push sends.
+   */
+  const markingCost = (): string => {
+    const store = openStore(join(dir, 'marking.db'));
+    const batches = Math.ceil(SKUS / BATCH);
+    const started = performance.now();
+    for (let b = 0; b < batches; b++) {
+      const entries = Array.from({ length: BATCH }, (_, i) => ({
+        key: sku(b * BATCH + i + 1),
+        hash: inFlightFingerprint(`q=${i}`),
+        generation: 1,
+      }));
+      store.fingerprints.markUnconfirmed('stock', entries);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    store.close();
+    return `In-flight marking alone (issue 8.1): ${batches} transactions of ${BATCH} rows (one per batch of the ${SKUS / 1000}k full push) took ${seconds.toFixed(2)} s, ${((seconds / batches) * 1000).toFixed(1)} ms per batch.`;
+  };
+  let marking = '';
   const writesInLog = (): number => sandbox.requestLog.entries().filter((e) => e.method !== 'GET').length;
 
   try {
@@ -86,6 +109,9 @@ async function main(): Promise<void> {
     row(`full push, ${SKUS / 1000}k SKUs`, await runOnce(config('k100'), []), writesInLog());
     sandbox.requestLog.clear();
     row(`unchanged rerun, ${SKUS / 1000}k SKUs`, await runOnce(config('k100'), []), writesInLog());
+
+    marking = markingCost();
+    process.stderr.write(`${marking}\n`);
 
     // --dry-run --full over 1M rows (streamed; most SKUs unknown to the platform, nothing is sent)
     mkdirSync(join(dir, 'm1'));
@@ -156,6 +182,8 @@ async function main(): Promise<void> {
     `Aims: full push of ${SKUS / 1000}k in at most ceil(${SKUS}/${BATCH}) = ${Math.ceil(SKUS / BATCH)} write requests and under 15 s;`,
     'unchanged rerun under 3 s with 0 write requests; 1M rows under 300 MB RSS. The naive line sends one request',
     `per SKU on the same products${SAMPLE < SKUS ? ' (a sample, extrapolated linearly)' : ''}, with the same concurrency.`,
+    '',
+    marking,
     '',
   ].join('\n');
   process.stdout.write(`\n${section}\n`);

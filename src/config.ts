@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
 import { fileConfigSchema } from './erp/file/fileConfigSchema.js';
+import { checkedSqlErpConfigSchema } from './erp/sql/sqlConfigSchema.js';
 
 /**
  * The one place that reads the configuration file and process.env. Everything else receives
@@ -21,7 +22,7 @@ const apiSchema = z.strictObject({
 });
 
 /** One schema per ERP adapter, each owned by its adapter (src/erp/<kind>/<kind>ConfigSchema.ts). */
-const erpSchema = z.discriminatedUnion('type', [fileConfigSchema]);
+const erpSchema = z.discriminatedUnion('type', [fileConfigSchema, checkedSqlErpConfigSchema]);
 
 const safetyRuleSchema = z.strictObject({
   pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
@@ -191,9 +192,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const file = options.file ?? env.ERP_SYNC_CONFIG;
   const raw: Record<string, unknown> = file ? readYamlFile(file) : {};
+  refusePasswordInFile(raw, file);
   for (const { env: name, path, parse } of ENV_KEYS) {
     const value = env[name];
     if (value !== undefined && value !== '') setPath(raw, path, parse ? parse(value) : value);
+  }
+  const erp = raw.erp;
+  if (isPlainObject(erp) && erp.type === 'sql' && env.ERP_DB_PASSWORD !== undefined) {
+    setPath(raw, ['erp', 'connection', 'password'], env.ERP_DB_PASSWORD);
   }
   const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
   return parseConfig(merged, file);
@@ -216,6 +222,15 @@ export function parseConfig(raw: unknown, origin?: string): Config {
   });
   const where = origin ? ` in ${origin}` : '';
   throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
+}
+
+/** A database password belongs in the environment (ERP_DB_PASSWORD), never in a file that is copied around. */
+function refusePasswordInFile(raw: Record<string, unknown>, file: string | undefined): void {
+  const erp = raw.erp;
+  if (!isPlainObject(erp) || !isPlainObject(erp.connection) || erp.connection.password === undefined) return;
+  const issue =
+    'erp.connection.password: set the database password with env ERP_DB_PASSWORD, not in the file';
+  throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n  - ${issue}`, [issue]);
 }
 
 function envHint(path: string[]): string {

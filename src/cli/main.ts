@@ -6,6 +6,7 @@ import { registerOrdersCommand } from './ordersCommand.js';
 import { registerStatusCommand } from './statusCommand.js';
 import { registerCheckCommand } from './checkCommand.js';
 import { registerDemoCommand } from './demoCommand.js';
+import { registerErpCommand } from './erpCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 
@@ -23,6 +24,7 @@ registerOrdersCommand(program);
 registerStatusCommand(program);
 registerCheckCommand(program);
 registerDemoCommand(program);
+registerErpCommand(program);
 
 try {
   await program.parseAsync(process.argv);

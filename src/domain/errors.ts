@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
   erp_unavailable: { retryable: true, fatal: false },
   erp_rejected: { retryable: false, fatal: false },
   erp_parse: { retryable: false, fatal: false },
+  /** A query or statement of the integrator's that the ERP database refuses for good (SQL adapter). */
+  erp_query: { retryable: false, fatal: false },
   // local store
   store_failure: { retryable: false, fatal: true },
 } as const satisfies Record<string, { retryable: boolean; fatal: boolean }>;

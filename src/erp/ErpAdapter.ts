@@ -49,9 +49,14 @@ export interface ErpAdapter {
   /** Logs in or connects; called once by whoever created the adapter, before any other call. */
   open(): Promise<void>;
 
-  stock(): ErpRead<StockRecord>;
-  prices(): ErpRead<PriceRecord>;
-  products(): ErpRead<ProductRecord>;
+  /**
+   * One read of a record stream. `after` is the receipt of the last committed read of the same
+   * kind, which the pipelines keep in the store (null or absent: read everything). An adapter
+   * whose reads are `delta` reads only what changed since then; a `snapshot` adapter ignores it.
+   */
+  stock(after?: ReadReceipt | null): ErpRead<StockRecord>;
+  prices(after?: ReadReceipt | null): ErpRead<PriceRecord>;
+  products(after?: ReadReceipt | null): ErpRead<ProductRecord>;
   /**
    * After a pipeline's successful run over a complete read: finishes that read (the file
    * adapter archives the file it read, when `archive` is on). Harmless when repeated.

@@ -12,6 +12,10 @@ export async function createErpAdapter(config: ErpConfig, logger: Logger): Promi
       const { FileErpAdapter } = await import('./file/FileErpAdapter.js');
       return new FileErpAdapter(config, logger.child({ module: 'erp-file' }));
     }
+    case 'sql': {
+      const { SqlErpAdapter } = await import('./sql/SqlErpAdapter.js');
+      return new SqlErpAdapter(config, logger.child({ module: 'erp-sql' }));
+    }
   }
 }
 

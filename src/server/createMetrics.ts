@@ -1,8 +1,10 @@
 import type { JobState } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResponseInfo } from '../api/transport.js';
+import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import type { RunSummary } from '../sync/types.js';
 import { routeTemplate } from './routeTemplate.js';
+import type { StoreMetricsReader } from './storeMetricsReader.js';
 
 /** Outcomes of `erp_sync_items_total`, each taken from the RunSummary field of the same meaning. */
 export const ITEM_OUTCOMES = {
@@ -51,9 +53,17 @@ export interface Metrics {
   readonly contentType: string;
 }
 
-export function createMetrics(): Metrics {
+export interface MetricsOptions {
+  /** Read at each scrape for open rejects and parked orders; without it those gauges are absent. */
+  store?: StoreMetricsReader;
+  /** Clock for the parked orders' age (tests). */
+  now?: () => number;
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (options.store) registerStoreGauges(registry, options.store, options.now ?? Date.now);
   const items = new Counter({
     name: 'erp_sync_items_total',
     help: 'Items handled by the pipelines, by outcome',
@@ -127,4 +137,52 @@ export function createMetrics(): Metrics {
     },
     render: () => registry.metrics(),
   };
+}
+
+/**
+ * Gauges computed from the store when Prometheus scrapes (prom-client `collect`), so they are
+ * right even when another process (a CLI `orders retry`, a second worker) changed the store. A
+ * store that cannot be read fails no scrape: the gauge keeps its last value and
+ * erp_sync_store_read_errors_total counts the failure.
+ */
+function registerStoreGauges(registry: Registry, store: StoreMetricsReader, now: () => number): void {
+  const readErrors = new Counter({
+    name: 'erp_sync_store_read_errors_total',
+    help: 'Scrapes at which the store could not be read for the reject and parked order gauges',
+    registers: [registry],
+  });
+  const guarded = (update: () => void) => () => {
+    try {
+      update();
+    } catch {
+      readErrors.inc();
+    }
+  };
+  const rejects = new Gauge({
+    name: 'erp_sync_rejects_open',
+    help: 'Open (unresolved) rejects per pipeline: ERP records that could not be synced',
+    labelNames: ['pipeline'] as const,
+    registers: [registry],
+    collect: guarded(() => {
+      const counts = store.openRejects();
+      rejects.reset();
+      for (const pipeline of PIPELINE_ORDER) rejects.set({ pipeline }, counts.get(pipeline) ?? 0);
+      for (const [pipeline, n] of counts) rejects.set({ pipeline }, n);
+    }),
+  });
+  const parked = new Gauge({
+    name: 'erp_sync_orders_parked',
+    help: 'Platform orders parked because the ERP refused them (retried with back-off)',
+    registers: [registry],
+    collect: guarded(() => parked.set(store.parkedOrders())),
+  });
+  const oldest = new Gauge({
+    name: 'erp_sync_orders_parked_oldest_age_seconds',
+    help: 'Seconds since the longest-parked order was first parked; 0 when none is parked',
+    registers: [registry],
+    collect: guarded(() => {
+      const at = store.oldestParkedAt();
+      oldest.set(at ? Math.max(0, (now() - at.getTime()) / 1000) : 0);
+    }),
+  });
 }

@@ -37,6 +37,7 @@ export class FingerprintRepository {
   readonly #getMany: Statement<[string, string], FingerprintRow>;
   readonly #put: Statement<[string, string, string, number, string]>;
   readonly #markMissing: Statement<[string, string, number]>;
+  readonly #markInFlight: Statement<[string, string, string, number]>;
   readonly #clearMissing: Statement<[string, string]>;
   readonly #isMissing: Statement<[string, string], { missing: number }>;
   readonly #delete: Statement<[string, string]>;
@@ -56,6 +57,13 @@ export class FingerprintRepository {
          hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
        WHERE excluded.generation >= fingerprints.generation`,
     );
+    // Not acknowledged: acked_at NULL; a later scan's row (higher generation) is kept.
+    this.#markInFlight = db.prepare(
+      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (?, ?, ?, ?, NULL, 0)
+       ON CONFLICT (pipeline, key) DO UPDATE SET
+         hash = excluded.hash, generation = excluded.generation, acked_at = NULL, missing = 0
+       WHERE excluded.generation >= fingerprints.generation`,
+    );
     // A missing item keeps no hash worth matching: '' never equals a real fingerprint.
     this.#markMissing = db.prepare(
       `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (?, ?, '', ?, NULL, 1)
@@ -69,7 +77,8 @@ export class FingerprintRepository {
     this.#delete = db.prepare('DELETE FROM fingerprints WHERE pipeline = ? AND key = ?');
     this.#clear = db.prepare('DELETE FROM fingerprints WHERE pipeline = ?');
     this.#count = db.prepare(
-      'SELECT count(*) AS n, sum(missing) AS missing FROM fingerprints WHERE pipeline = ?',
+      `SELECT count(*) AS n, sum(missing) AS missing FROM fingerprints
+       WHERE pipeline = ? AND (acked_at IS NOT NULL OR missing = 1)`,
     );
   }
 
@@ -94,6 +103,17 @@ export class FingerprintRepository {
     const ackedAt = new Date().toISOString();
     this.db.transaction(() => {
       for (const e of entries) this.#put.run(pipeline, e.key, e.hash, e.generation, ackedAt);
+    })();
+  }
+
+  /**
+   * Replaces what is known about these items by a value that is not acknowledged (the caller's
+   * `hash` is an in-flight marker that equals no value), in one transaction; a row with a higher
+   * generation is kept.
+   */
+  markUnconfirmed(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): void {
+    this.db.transaction(() => {
+      for (const e of entries) this.#markInFlight.run(pipeline, e.key, e.hash, e.generation);
     })();
   }
 
@@ -125,6 +145,7 @@ export class FingerprintRepository {
     return this.#isMissing.get(pipeline, key)?.missing === 1;
   }
 
+  /** Items whose state is known: acknowledged values and not-found marks (not values in flight). */
   count(pipeline: FingerprintPipeline): { total: number; missing: number } {
     const row = this.#count.get(pipeline)!;
     return { total: row.n, missing: row.missing ?? 0 };

@@ -40,6 +40,7 @@ export class RejectRepository {
   readonly #resolveAllExcept: Statement<[string, string, string]>;
   readonly #list: Statement<[{ pipeline: string | null; all: number; limit: number }], RejectRow>;
   readonly #countOpen: Statement<[{ pipeline: string | null }], { n: number }>;
+  readonly #countOpenByPipeline: Statement<[], { pipeline: string; n: number }>;
 
   constructor(private readonly db: Database) {
     // Seen again: count it, keep first_seen, and reopen it if it had been resolved.
@@ -68,6 +69,9 @@ export class RejectRepository {
     );
     this.#countOpen = db.prepare(
       'SELECT count(*) AS n FROM rejects WHERE resolved_at IS NULL AND (@pipeline IS NULL OR pipeline = @pipeline)',
+    );
+    this.#countOpenByPipeline = db.prepare(
+      'SELECT pipeline, count(*) AS n FROM rejects WHERE resolved_at IS NULL GROUP BY pipeline',
     );
   }
 
@@ -120,6 +124,11 @@ export class RejectRepository {
 
   countOpen(pipeline?: string): number {
     return this.#countOpen.get({ pipeline: pipeline ?? null })!.n;
+  }
+
+  /** Open rejects per pipeline; a pipeline without any is absent. */
+  countOpenByPipeline(): Map<string, number> {
+    return new Map(this.#countOpenByPipeline.all().map((row) => [row.pipeline, row.n]));
   }
 }
 

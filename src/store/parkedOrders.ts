@@ -37,6 +37,7 @@ export class ParkedOrderRepository {
   readonly #list: Statement<[], ParkedRow>;
   readonly #due: Statement<[string, number], ParkedRow>;
   readonly #count: Statement<[], { n: number }>;
+  readonly #oldest: Statement<[], { oldest: string | null }>;
   readonly #makeDue: Statement<[string, number]>;
 
   constructor(db: Database) {
@@ -56,6 +57,7 @@ export class ParkedOrderRepository {
       'SELECT * FROM parked_orders WHERE next_attempt_at <= ? ORDER BY platform_order_id LIMIT ?',
     );
     this.#count = db.prepare('SELECT count(*) AS n FROM parked_orders');
+    this.#oldest = db.prepare('SELECT min(first_parked_at) AS oldest FROM parked_orders');
     this.#makeDue = db.prepare('UPDATE parked_orders SET next_attempt_at = ? WHERE platform_order_id = ?');
   }
 
@@ -107,6 +109,11 @@ export class ParkedOrderRepository {
 
   count(): number {
     return this.#count.get()!.n;
+  }
+
+  /** When the longest-parked order was first parked (ISO time), or null when none is parked. */
+  oldestParkedAt(): string | null {
+    return this.#oldest.get()!.oldest;
   }
 }
 

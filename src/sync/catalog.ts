@@ -4,8 +4,14 @@ import { itemKeyString } from '../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
+import {
+  isInFlightFingerprint,
+  isRefusedFingerprint,
+  pricesMatch,
+  stockMatches,
+  type PriceValues,
+} from './fingerprint.js';
 import { productFieldsChangedOnPlatform } from './productEcho.js';
-import { isRefusedFingerprint, pricesMatch, stockMatches, type PriceValues } from './fingerprint.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
@@ -119,7 +125,13 @@ function handlePage(
       if (fingerprint.missing) appeared[pipeline].push(item.key);
       // A refused value waits for a new ERP value or --full: our own pushes of the product's other
       // items move its updated_at too, and retrying on every move would loop.
-      else if (fingerprint.hash === '' || isRefusedFingerprint(fingerprint.hash)) continue;
+      // An in-flight value is no acknowledged value to compare with: the next scan sends it anyway.
+      else if (
+        fingerprint.hash === '' ||
+        isRefusedFingerprint(fingerprint.hash) ||
+        isInFlightFingerprint(fingerprint.hash)
+      )
+        continue;
       else if (pipeline === 'stock') {
         if (item.stock !== undefined && !stockMatches(fingerprint.hash, item.stock))
           changed.stock.push(item.key);

@@ -39,6 +39,21 @@ export function priceFingerprint(values: PriceValues): string {
   return parts.join('|');
 }
 
+/**
+ * Prefix of a value sent in a batch whose answer has not been recorded yet (invariant 3 covers
+ * the send itself): it equals no value, so a batch whose fate stayed unknown (answer lost,
+ * process killed) is sent again by the next run whatever the ERP then says.
+ */
+export const IN_FLIGHT_PREFIX = '~';
+
+export function inFlightFingerprint(hash: string): string {
+  return IN_FLIGHT_PREFIX + hash;
+}
+
+export function isInFlightFingerprint(hash: string): boolean {
+  return hash.startsWith(IN_FLIGHT_PREFIX);
+}
+
 export function refusedFingerprint(hash: string): string {
   return REFUSED_PREFIX + hash;
 }

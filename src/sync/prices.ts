@@ -26,7 +26,7 @@ function toWire(record: PriceRecord): BulkPriceItem {
 export function pricesPushSpec(ctx: SyncContext): PushSpec<PriceRecord, BulkPriceItem> {
   return {
     pipeline: 'prices',
-    rows: () => ctx.erp.prices(),
+    rows: (after) => ctx.erp.prices(after),
     validate: validatePrices,
     prepare: async (records) =>
       records.map((record): PushItem<BulkPriceItem> => ({

@@ -131,7 +131,7 @@ async function handleChunk(
   const links = store.productLinks.getMany(skus.map((sku) => ({ sku })));
   const acked = store.products.fingerprints.getMany(skus);
   const creates = store.products.creates.getMany(skus);
-  const settled: string[] = [];
+  const settled: GoodRow[] = [];
   for (const row of rows) {
     const { sku } = row.record;
     const link = links.get(sku);
@@ -141,7 +141,7 @@ async function handleChunk(
         : {};
       if (Object.keys(changes).length === 0) {
         summary.unchanged += 1;
-        settled.push(sku);
+        settled.push(row);
         continue;
       }
       summary.sent += 1;
@@ -175,11 +175,9 @@ async function handleChunk(
     if (options.dryRun) preview(summary, { action: 'create', sku, fields: body });
     else await submit(() => createProduct(run, row, body, hash));
   }
-  if (settled.length && !options.dryRun)
-    resolveRejects(
-      ctx,
-      rows.filter((row) => settled.includes(row.record.sku)),
-    );
+  // Unchanged rows end their earlier rejects (a fixed row); most runs have none open.
+  if (settled.length && !options.dryRun && store.rejects.countOpen(PIPELINE) > 0)
+    resolveRejects(ctx, settled);
 }
 
 function preview(summary: RunSummary, item: unknown): void {

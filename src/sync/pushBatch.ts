@@ -5,7 +5,7 @@ import type { BulkPriceItem, BulkStockItem } from '../api/inputs.js';
 import { isErpSyncError } from '../domain/errors.js';
 import { itemKeyString, type ItemKey, type RecordSource, type Reject } from '../domain/records.js';
 import type { FingerprintEntry, FingerprintPipeline } from '../store/index.js';
-import { refusedFingerprint } from './fingerprint.js';
+import { inFlightFingerprint, refusedFingerprint } from './fingerprint.js';
 import { LeaseLostError, type Lease } from './lease.js';
 import { classifyFailure } from './runFailure.js';
 import { reasonsByIndex, sendSplitting, type Refusal } from './splitOnRefusal.js';
@@ -92,6 +92,27 @@ export function freshItems<W>(ctx: SyncContext, batch: PushBatch<W>): PushItem<W
   return batch.items.filter((item) => (current.get(item.key)?.generation ?? 0) <= batch.generation);
 }
 
+/**
+ * Before a batch goes out, in one transaction: its items' fingerprints become "in flight", so that
+ * if its answer is lost (dropped connection, timeout, a 502 after the upstream applied it, the
+ * process killed) the items stay unknown and the next run sends them again whatever the ERP then
+ * says. The record stage replaces the marks with what the platform answered.
+ */
+export function markInFlight<W>(
+  ctx: SyncContext,
+  batch: Pick<PushBatch<W>, 'pipeline' | 'generation'>,
+  items: PushItem<W>[],
+): void {
+  ctx.store.fingerprints.markUnconfirmed(
+    batch.pipeline,
+    items.map((item) => ({
+      key: item.key,
+      hash: inFlightFingerprint(item.hash),
+      generation: batch.generation,
+    })),
+  );
+}
+
 /** The platform's answers to one batch, item by item. */
 export interface SendResult<W> {
   applied: PushItem<W>[];
@@ -161,7 +182,7 @@ export function recordPushResult<W>(
 }
 
 /**
- * Send and record ONE batch: what a push job does with a batch a scan produced (also in another
+ * Mark in flight, send and record ONE batch: what a push job does with a batch a scan produced (also in another
  * process, later), and what run-once does inline. A transient failure leaves the batch unconfirmed
  * (`failed`, sent again next run); a lost lease or a fatal error is thrown.
  */
@@ -183,6 +204,7 @@ export async function pushBatch<W>(
   outcome.superseded = batch.items.length - fresh.length;
   if (fresh.length === 0) return outcome;
   const log = ctx.logger.child({ pipeline: batch.pipeline });
+  markInFlight(ctx, batch, fresh);
   try {
     const result = await sendPushItems(ctx, batch.pipeline, fresh);
     const rejects = recordPushResult(ctx, batch, result);

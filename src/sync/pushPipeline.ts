@@ -11,6 +11,7 @@ import {
 } from './pushScan.js';
 import type { PipelineRun } from './runInFrame.js';
 import type { RunSummary } from './types.js';
+import { commitErpRead } from './erpReadCommit.js';
 
 const PREVIEW_ITEMS = 20;
 
@@ -95,5 +96,5 @@ export async function runPush<R extends ItemKey, W>(run: PipelineRun, spec: Push
     return;
   }
   closePushScan(ctx, scan, summary);
-  if (!options.dryRun && scan.receipt) await ctx.erp.commit(scan.receipt);
+  if (!options.dryRun && scan.receipt) await commitErpRead(ctx, scan.pipeline, scan.receipt);
 }

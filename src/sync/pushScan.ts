@@ -6,11 +6,13 @@ import { batches } from './batches.js';
 import { refusedFingerprint } from './fingerprint.js';
 import type { PushItem } from './pushBatch.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
+import { lastCommittedRead } from './erpReadCommit.js';
 
 /** What differs between the stock and the prices pipelines; the stages do the rest. */
 export interface PushSpec<R extends ItemKey, W> {
   pipeline: FingerprintPipeline;
-  rows: () => ErpRead<R>;
+  /** The ERP's rows; `after`: the last committed read's receipt (null: a full read). */
+  rows: (after: ReadReceipt | null) => ErpRead<R>;
   /** Why a record cannot be sent (spec limits), or null. */
   validate: (record: R) => string | null;
   /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
@@ -31,6 +33,8 @@ export interface PushScan {
   openRejects: Set<string>;
   /** Keys with a reject this run (or kept from an earlier one: known missing, refused and unchanged). */
   stillRejected: Set<string>;
+  /** The last committed read's receipt, handed to the ERP so a delta adapter reads only what changed (null: all). */
+  after: ReadReceipt | null;
   /** Once the ERP was read to the end: what `erp.commit` needs to finish that read (null: nothing). */
   receipt: ReadReceipt | null;
 }
@@ -51,6 +55,7 @@ export function beginPushScan(
       ? new Set()
       : new Set(store.rejects.list({ pipeline }).map((reject) => reject.key)),
     stillRejected: new Set(),
+    after: options.full ? null : lastCommittedRead(store, pipeline),
     receipt: null,
   };
 }
@@ -67,7 +72,7 @@ export async function* readPushItems<R extends ItemKey, W>(
   signal?: AbortSignal,
 ): AsyncGenerator<PushItem<W>[]> {
   const { pipeline } = spec;
-  const read = spec.rows();
+  const read = spec.rows(scan.after);
   for await (const chunk of batches(read, ctx.config.sync.batchSize)) {
     if (signal?.aborted)
       throw new ErpSyncError('internal', 'interrupted (SIGINT/SIGTERM); what was not sent is sent next run');

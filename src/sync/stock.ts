@@ -22,7 +22,7 @@ export function stockPushSpec(ctx: SyncContext): PushSpec<StockRecord, BulkStock
   const buffer = createSafetyBuffer(ctx.config.sync.safetyBuffer);
   return {
     pipeline: 'stock',
-    rows: () => ctx.erp.stock(),
+    rows: (after) => ctx.erp.stock(after),
     validate: validateStock,
     prepare: async (records) => {
       const keys = records.map(itemKeyString);

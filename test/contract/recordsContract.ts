@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSource, type ErpRow } from '../../src/domain/records.js';
 import type { ErpAdapter } from '../../src/erp/ErpAdapter.js';
-import type { ErpRead } from '../../src/erp/ErpRead.js';
+import type { ErpRead, ReadReceipt } from '../../src/erp/ErpRead.js';
 import {
   CONTRACT_PRICES,
   CONTRACT_PRODUCTS,
@@ -14,8 +14,13 @@ import {
 } from './contractData.js';
 import { collect, withSource, type ContractSetUp, type ContractSource } from './contractSource.js';
 
-function read(adapter: ErpAdapter, kind: ContractKind): ErpRead<unknown> {
-  return kind === 'stock' ? adapter.stock() : kind === 'prices' ? adapter.prices() : adapter.products();
+/** One read; `after` is the last committed read's receipt, as the pipelines pass it from the store. */
+function read(adapter: ErpAdapter, kind: ContractKind, after: ReadReceipt | null = null): ErpRead<unknown> {
+  return kind === 'stock'
+    ? adapter.stock(after)
+    : kind === 'prices'
+      ? adapter.prices(after)
+      : adapter.products(after);
 }
 
 function expectRows<T>(
@@ -109,10 +114,10 @@ export function describeRecordsContract(name: string, setUp: ContractSetUp): voi
             expect(first.receipt, `${kind}: a delta read must say what to commit`).not.toBeNull();
             await committer.commit(first.receipt!);
             await committer.commit(first.receipt!); // a repeated commit is harmless
-            expect(await collect(read(reader, kind)), kind).toEqual([]);
+            expect(await collect(read(reader, kind, first.receipt)), kind).toEqual([]);
           } else {
             if (first.receipt) await committer.commit(first.receipt);
-            expect(await collect(read(reader, kind)), kind).toEqual(rows);
+            expect(await collect(read(reader, kind, first.receipt)), kind).toEqual(rows);
           }
         }
       }));
@@ -124,7 +129,7 @@ export function describeRecordsContract(name: string, setUp: ContractSetUp): voi
         await collect(first);
         if (first.receipt) await adapter.commit(first.receipt);
         await seed({ stock: [{ sku: 'NEW-1', quantity: '5' }] });
-        const rows = await collect(adapter.stock());
+        const rows = await collect(adapter.stock(first.receipt));
         expect(rows.map((r) => (r.ok ? r.record : r.reason))).toEqual([{ sku: 'NEW-1', quantity: 5 }]);
       }));
 

@@ -341,7 +341,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       ...(parseYaml(readFileSync(join(PROJECT_ROOT, 'deploy/config.docker.yaml'), 'utf8')) as object),
       api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
     });
-    expect(config.erp.path).toBe('/data/erp');
+    expect(config.erp).toMatchObject({ type: 'file', path: '/data/erp' });
     expect(config.store.path).toBe('/data/erp-sync.db');
     // the same file with the container's /data moved into the temp root
     const imageConfig = inRoot('/etc/erp-sync/config.yaml');

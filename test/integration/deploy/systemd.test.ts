@@ -81,7 +81,8 @@ describe('systemd units', () => {
     const stateDirectory = /^StateDirectory=(\S+)$/m.exec(service)?.[1];
     expect(dirname(config.store.path)).toBe(`/var/lib/${stateDirectory}`);
     const writable = /^ReadWritePaths=(.+)$/m.exec(service)?.[1]?.split(/\s+/) ?? [];
-    expect(writable).toContain(config.erp.path);
+    expect(config.erp.type).toBe('file');
+    expect(writable).toContain(config.erp.type === 'file' ? config.erp.path : undefined);
 
     const timer = unit('erp-sync.timer');
     expect(timer).toMatch(/^OnCalendar=\*-\*-\* \*:\*:00$/m);

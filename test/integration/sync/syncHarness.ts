@@ -106,7 +106,11 @@ export async function createHarness(options: {
     config,
     async context(overrides = {}, erp = {}) {
       const ctx = await createSyncContext(
-        { ...config, sync: { ...config.sync, ...overrides }, erp: { ...config.erp, ...erp } },
+        {
+          ...config,
+          sync: { ...config.sync, ...overrides },
+          erp: { ...config.erp, ...erp } as Config['erp'],
+        },
         silentLogger(),
       );
       contexts.push(ctx);

@@ -31,6 +31,26 @@ describe('fingerprints', () => {
     });
   });
 
+  it('marks values unconfirmed (not acknowledged, not missing) unless a later generation holds the key', () => {
+    store.fingerprints.putMany('stock', [
+      { key: 'A', hash: 'q=1', generation: 1 },
+      { key: 'B', hash: 'q=2', generation: 9 },
+    ]);
+    store.fingerprints.markMissing('stock', ['C'], 1);
+    store.fingerprints.markUnconfirmed('stock', [
+      { key: 'A', hash: '~q=5', generation: 2 },
+      { key: 'B', hash: '~q=5', generation: 2 },
+      { key: 'C', hash: '~q=5', generation: 2 },
+    ]);
+    const found = store.fingerprints.getMany('stock', ['A', 'B', 'C']);
+    expect(found.get('A')).toMatchObject({ hash: '~q=5', generation: 2, ackedAt: null, missing: false });
+    expect(found.get('B')).toMatchObject({ hash: 'q=2', generation: 9 });
+    expect(found.get('C')).toMatchObject({ hash: '~q=5', missing: false });
+    // The answer, recorded with the same generation, replaces the mark.
+    store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=5', generation: 2 }]);
+    expect(store.fingerprints.getMany('stock', ['A']).get('A')).toMatchObject({ hash: 'q=5' });
+  });
+
   it('handles 100k keys in well under a few seconds', () => {
     const entries = Array.from({ length: 100_000 }, (_, i) => ({
       key: `SKU-${i}`,

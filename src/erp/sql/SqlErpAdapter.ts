@@ -1,0 +1,194 @@
+import type { Knex } from 'knex';
+import type {
+  FeedbackResult,
+  OrderChange,
+  OrderEvent,
+  OutgoingOrder,
+  PlatformOrder,
+} from '../../domain/orders.js';
+import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import type { Logger } from '../../logger.js';
+import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
+import type { ErpCapabilities } from '../ErpCapabilities.js';
+import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
+import type { RecordKind } from '../mapping/fields.js';
+import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
+import { bindTimestamp, connectSql } from './connectSql.js';
+import { databaseNow, parseReadMark, readMarkReceipt, type SqlReadMark } from './sqlReadMark.js';
+import type { SqlErpConfig } from './sqlConfigSchema.js';
+import { toSqlError } from './SqlErpError.js';
+import { SqlOrderStaging } from './SqlOrderStaging.js';
+import { sqlOrderEvents, sqlOutgoingOrders } from './sqlOrderReads.js';
+import { queryRows, streamQuery, type Bindings, type QuerySource } from './streamQuery.js';
+
+/**
+ * The ERP as a SQL database (PostgreSQL, MySQL/MariaDB, SQL Server, SQLite): the integrator's
+ * queries read stock, prices, products, events and ERP-origin orders, streamed and mapped by the
+ * same column mapping as the file adapter; orders go into staging tables.
+ */
+export class SqlErpAdapter implements ErpAdapter {
+  readonly kind = 'sql';
+  readonly capabilities: ErpCapabilities;
+  readonly #db: Knex;
+  readonly #staging: SqlOrderStaging;
+  readonly #source: QuerySource;
+
+  constructor(
+    readonly config: SqlErpConfig,
+    private readonly logger: Logger,
+  ) {
+    this.#db = connectSql(config, logger);
+    this.#staging = new SqlOrderStaging(this.#db, config);
+    this.#source = { db: this.#db, client: config.client, filename: config.connection.filename };
+    // With a query for changes, a read after a committed one holds only what changed since.
+    this.capabilities = {
+      reads: {
+        stock: config.queries.stockChanges ? 'delta' : 'snapshot',
+        prices: config.queries.pricesChanges ? 'delta' : 'snapshot',
+        products: 'snapshot',
+      },
+    };
+  }
+
+  /** Connects once, so that a wrong host or password is said at start and not at the first read. */
+  async open(): Promise<void> {
+    try {
+      await this.#db.raw('select 1 as ok');
+    } catch (error) {
+      throw toSqlError(error, 'connecting');
+    }
+  }
+
+  stock(after?: ReadReceipt | null): ErpRead<StockRecord> {
+    return this.#rows<StockRecord>('stock', after);
+  }
+
+  prices(after?: ReadReceipt | null): ErpRead<PriceRecord> {
+    return this.#rows<PriceRecord>('prices', after);
+  }
+
+  products(): ErpRead<ProductRecord> {
+    return this.#rows<ProductRecord>('products', null);
+  }
+
+  #rows<T>(kind: RecordKind, after: ReadReceipt | null | undefined): ErpRead<T> {
+    return erpRead<T>((setReceipt) => this.#mapped<T>(kind, parseReadMark(after), setReceipt));
+  }
+
+  /**
+   * The full query, or the query for changes since the last committed read (less the overlap)
+   * when there is one and no full read is due. The receipt, set once the read reached its end,
+   * carries the database's clock at its start: the next read starts there.
+   */
+  async *#mapped<T>(
+    kind: RecordKind,
+    last: SqlReadMark | null,
+    setReceipt: (receipt: ReadReceipt) => void,
+  ): AsyncIterable<ErpRow<T>> {
+    const full = this.config.queries[kind];
+    const changes =
+      kind === 'stock'
+        ? this.config.queries.stockChanges
+        : kind === 'prices'
+          ? this.config.queries.pricesChanges
+          : undefined;
+    if (!full) {
+      this.logger.debug({ kind }, `no ${kind} query configured: nothing to read`);
+      return;
+    }
+    const mark = changes ? await databaseNow(this.#db, this.config.client) : undefined;
+    const { overlapSeconds, fullEveryMinutes } = this.config.incremental;
+    const fullDue =
+      !last ||
+      (fullEveryMinutes > 0 &&
+        Date.parse(mark ?? last.mark) - Date.parse(last.fullAt) >= fullEveryMinutes * 60_000);
+    const incremental = changes !== undefined && !fullDue;
+    const name = incremental ? `${kind}Changes` : kind;
+    const sql = incremental ? changes : full;
+    const since = incremental ? new Date(Date.parse(last!.mark) - overlapSeconds * 1000).toISOString() : null;
+    const bindings: Bindings = since ? { since: bindTimestamp(this.config.client, since) } : {};
+    if (changes) this.logger.debug({ kind, incremental, since }, `reading ${name}`);
+    const file = `${name} query`;
+    const mapper = new ErpRowMapper<T>(kind, {
+      decimalComma: this.config.decimalComma,
+      columns: this.config.columns,
+    });
+    for await (const batch of streamQuery(this.#source, name, sql, bindings)) {
+      for (const row of batch) yield mapper.map(row.fields, { file, line: row.line });
+    }
+    if (mark) setReceipt(readMarkReceipt({ mark, fullAt: incremental ? last!.fullAt : mark }));
+  }
+
+  importOrder(order: PlatformOrder): Promise<ImportResult> {
+    return this.#staging.importOrder(order);
+  }
+
+  updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+    return this.#staging.updateOrder(order, change);
+  }
+
+  orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
+    return sqlOrderEvents(this.#source, this.config, checkpoint);
+  }
+
+  async recordFeedback(result: FeedbackResult): Promise<void> {
+    const sql = this.config.statements.feedback;
+    if (!sql) return;
+    await queryRows(this.#db, 'feedback', sql, {
+      event_id: result.eventId,
+      order_id: result.orderId,
+      erp_ref: result.erpRef ?? null,
+      kind: result.kind,
+      status: result.status ?? null,
+      awb_number: result.awb?.number ?? null,
+      awb_courier: result.awb?.courier ?? null,
+      invoice_series: result.invoice?.series ?? null,
+      invoice_number: result.invoice ? String(result.invoice.number) : null,
+    });
+  }
+
+  outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
+    return sqlOutgoingOrders(this.#source, this.config, checkpoint);
+  }
+
+  async recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void> {
+    const sql = this.config.statements.outgoingOrderCreated;
+    if (!sql) return;
+    await queryRows(this.#db, 'outgoingOrderCreated', sql, {
+      source_order_id: order.sourceOrderId,
+      platform_order_id: platformOrderId,
+    });
+  }
+
+  /** Nothing to archive: a database read leaves nothing behind. */
+  async commit(): Promise<void> {}
+
+  async check(): Promise<AdapterCheck> {
+    const c = this.config;
+    const where =
+      c.client === 'sqlite'
+        ? c.connection.filename
+        : `${c.connection.host}${c.connection.port ? `:${c.connection.port}` : ''}/${c.connection.database ?? ''}`;
+    const lines = [`${c.client} database ${where}`];
+    try {
+      await this.#db.raw('select 1 as ok');
+    } catch (error) {
+      return { ok: false, details: `${lines[0]}: ${toSqlError(error, 'connecting').message}` };
+    }
+    let ok = true;
+    const queries = Object.entries(c.queries).filter(([, sql]) => sql);
+    lines.push(`queries: ${queries.length ? queries.map(([name]) => name).join(', ') : 'none configured'}`);
+    for (const { table } of [c.staging.orders, c.staging.lines, c.staging.changes]) {
+      const exists = await this.#db.schema.hasTable(table).catch(() => false);
+      if (!exists) ok = false;
+      lines.push(
+        `staging table ${table}: ${exists ? 'present' : 'MISSING (erp-sync erp init-staging --apply)'}`,
+      );
+    }
+    return { ok, details: lines.join('\n') };
+  }
+
+  async close(): Promise<void> {
+    await this.#db.destroy();
+  }
+}

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { parameterProblems } from './namedParameters.js';
+
+export const SQL_CLIENTS = ['pg', 'mysql', 'mssql', 'sqlite'] as const;
+export type SqlClient = (typeof SQL_CLIENTS)[number];
+
+/** Our canonical staging column -> the integrator's column name. */
+const columnNames = <const K extends readonly [string, ...string[]]>(keys: K) =>
+  z.partialRecord(z.enum(keys), z.string().min(1).max(128)).default({});
+
+export const ORDER_COLUMNS = [
+  'id',
+  'platform_order_id',
+  'order_number',
+  'status',
+  'payment_status',
+  'currency',
+  'customer_name',
+  'customer_email',
+  'customer_phone',
+  'company_name',
+  'cui',
+  'reg_com',
+  'subtotal',
+  'shipping_total',
+  'discount_total',
+  'tax_total',
+  'total',
+  'placed_at',
+  'imported_at',
+  'payload',
+] as const;
+export const LINE_COLUMNS = [
+  'id',
+  'order_id',
+  'line_no',
+  'sku',
+  'name',
+  'quantity',
+  'unit_price',
+  'tax_rate',
+  'total',
+] as const;
+export const CHANGE_COLUMNS = [
+  'id',
+  'platform_order_id',
+  'erp_ref',
+  'seq',
+  'status',
+  'payment_status',
+  'previous_status',
+  'previous_payment_status',
+  'created_at',
+] as const;
+
+const table = <const K extends readonly [string, ...string[]]>(name: string, keys: K) =>
+  z
+    .strictObject({ table: z.string().min(1).max(128).default(name), columns: columnNames(keys) })
+    .default({ table: name, columns: {} });
+
+/** A query or statement written by the integrator, with named parameters (`:since`, `:after`). */
+const sqlText = z.string().trim().min(1).max(100_000);
+
+export const sqlErpConfigSchema = z.strictObject({
+  type: z.literal('sql'),
+  client: z.enum(SQL_CLIENTS).describe('pg, mysql (MySQL and MariaDB), mssql (SQL Server) or sqlite'),
+  connection: z.strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(1).max(65_535).optional(),
+    user: z.string().min(1).optional(),
+    /** From env ERP_DB_PASSWORD only: a password in the file is refused. */
+    password: z.string().optional(),
+    database: z.string().min(1).optional(),
+    /** SQLite: the database file. */
+    filename: z.string().min(1).optional(),
+    /** TLS to the server (pg ssl, mysql ssl, mssql encrypt). */
+    ssl: z.boolean().default(false),
+  }),
+  pool: z
+    .strictObject({
+      min: z.number().int().min(0).max(32).default(0),
+      max: z.number().int().min(1).max(64).default(4),
+    })
+    .default({ min: 0, max: 4 }),
+  connectTimeoutMs: z.number().int().min(100).max(600_000).default(10_000),
+  /** A statement running longer than this fails (retryable). */
+  queryTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
+  /** Numbers held as text with a decimal comma ("12,50"). */
+  decimalComma: z.boolean().default(false),
+  /** Extra column aliases per canonical field, as for the file adapter. */
+  columns: z.record(z.string(), z.array(z.string().min(1))).default({}),
+  queries: z
+    .strictObject({
+      /** Full reads: every SKU's absolute stock / prices / master data. */
+      stock: sqlText.optional(),
+      prices: sqlText.optional(),
+      products: sqlText.optional(),
+      /** Incremental reads: rows changed since `:since` (a timestamp); used between full reads. */
+      stockChanges: sqlText.optional(),
+      pricesChanges: sqlText.optional(),
+      /** Fulfilment facts after the checkpoint `:after`, ordered by the checkpoint column. */
+      events: sqlText.optional(),
+      /** Orders born in the ERP after `:after`: one row per line, ordered by checkpoint and order. */
+      outgoingOrders: sqlText.optional(),
+      /** Returns a row when `:sku` is known to the ERP; an order with an unknown SKU is parked. */
+      knownSku: sqlText.optional(),
+    })
+    .default({}),
+  statements: z
+    .strictObject({
+      /** Writes the platform's answer to an event (`:event_id`, `:order_id`, `:erp_ref`, ...). */
+      feedback: sqlText.optional(),
+      /** Tells the ERP which platform order its order became (`:source_order_id`, `:platform_order_id`). */
+      outgoingOrderCreated: sqlText.optional(),
+    })
+    .default({}),
+  /** Column of the events / outgoingOrders queries that orders the rows and is passed back as `:after`. */
+  checkpointColumn: z.string().min(1).default('checkpoint'),
+  /** `:after` of the first read, before any checkpoint is stored (e.g. 0 for an id, or a date). */
+  initialCheckpoint: z.string().default('0'),
+  incremental: z
+    .strictObject({
+      /** Re-read this much before the last acknowledged read: clocks drift, transactions commit late. */
+      overlapSeconds: z.number().int().min(0).max(86_400).default(120),
+      /** With `stockChanges`/`pricesChanges`: a full read at least this often anyway (0: only on --full). */
+      fullEveryMinutes: z.number().int().min(0).max(525_600).default(1440),
+    })
+    .default({ overlapSeconds: 120, fullEveryMinutes: 1440 }),
+  staging: z
+    .strictObject({
+      orders: table('erp_sync_orders', ORDER_COLUMNS),
+      lines: table('erp_sync_order_lines', LINE_COLUMNS),
+      changes: table('erp_sync_order_changes', CHANGE_COLUMNS),
+    })
+    .default({
+      orders: { table: 'erp_sync_orders', columns: {} },
+      lines: { table: 'erp_sync_order_lines', columns: {} },
+      changes: { table: 'erp_sync_order_changes', columns: {} },
+    }),
+});
+
+export type SqlErpConfig = z.infer<typeof sqlErpConfigSchema>;
+export type SqlQueryName = keyof SqlErpConfig['queries'] | keyof SqlErpConfig['statements'];
+
+/** The named parameters each query may use; anything else is refused when the config is loaded. */
+export const QUERY_PARAMETERS: Record<SqlQueryName, readonly string[]> = {
+  stock: [],
+  prices: [],
+  products: [],
+  stockChanges: ['since'],
+  pricesChanges: ['since'],
+  events: ['after'],
+  outgoingOrders: ['after'],
+  knownSku: ['sku'],
+  feedback: [
+    'event_id',
+    'order_id',
+    'erp_ref',
+    'kind',
+    'status',
+    'awb_number',
+    'awb_courier',
+    'invoice_series',
+    'invoice_number',
+  ],
+  outgoingOrderCreated: ['source_order_id', 'platform_order_id'],
+};
+
+/** The SQL adapter's slice of the configuration, with the checks that need several keys at once. */
+export const checkedSqlErpConfigSchema = sqlErpConfigSchema.superRefine((config, ctx) => {
+  for (const section of ['queries', 'statements'] as const) {
+    for (const [name, sql] of Object.entries(config[section])) {
+      if (!sql) continue;
+      for (const message of parameterProblems(sql, QUERY_PARAMETERS[name as SqlQueryName])) {
+        ctx.addIssue({ code: 'custom', path: [section, name], message });
+      }
+    }
+  }
+  if (config.client === 'sqlite' && !config.connection.filename) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['connection', 'filename'],
+      message: 'is required for client sqlite',
+    });
+  }
+  if (config.client !== 'sqlite' && !config.connection.database) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['connection', 'database'],
+      message: `is required for client ${config.client}`,
+    });
+  }
+});
