@@ -1,7 +1,13 @@
 # syntax=docker/dockerfile:1
-# erp-sync image: `erp-sync run-once` in a loop (deploy/docker-entrypoint.sh), or any erp-sync
-# sub-command (`docker run IMAGE status`). See docs/operations.md.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# erp-sync image. Default: the daemon, `erp-sync start` (needs Redis: REDIS_URL or redis.url).
+# `docker run IMAGE loop` is the Redis-less alternative (run-once every ERP_SYNC_INTERVAL s), and
+# `docker run IMAGE status` (check, sync, jobs, sandbox ...) any other sub-command.
+# See docs/operations.md.
+#
+# Node 22 LTS, not 24: better-sqlite3 12 (the last major that still supports Node 20, which the
+# project keeps supporting) aborts the process on Node >= 24.19 when the garbage collector
+# finalizes a statement ("Assertion failed: (env) != nullptr", see docs/operations.md).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # ---- build: compile TypeScript, then keep only the production dependencies ----
 FROM ${NODE_IMAGE} AS build
@@ -26,14 +32,19 @@ COPY config/sample ./config/sample
 FROM ${NODE_IMAGE} AS runtime
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="erp-sync" \
-  org.opencontainers.image.description="Keeps an ERP and a Commerce Management Service account (API v2) in step: erp-sync run-once in a loop" \
+  org.opencontainers.image.description="Keeps an ERP and a Commerce Management Service account (API v2) in step: the erp-sync daemon" \
   org.opencontainers.image.version="${VERSION}" \
   org.opencontainers.image.licenses="MIT" \
   org.opencontainers.image.documentation="docs/operations.md"
+# tini is PID 1: it forwards SIGTERM/SIGINT to erp-sync and reaps zombies (node is no init).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends tini \
+  && rm -rf /var/lib/apt/lists/*
 # The store path comes from the config file (/data/erp-sync.db), not from ERP_SYNC_STORE: that
 # variable would also redirect `demo` into the production store.
 ENV NODE_ENV=production \
   ERP_SYNC_CONFIG=/etc/erp-sync/config.yaml \
+  ERP_SYNC_HEALTH_URL=http://127.0.0.1:9464/healthz \
   ERP_SYNC_INTERVAL=60 \
   ERP_SYNC_FATAL_BACKOFF=300 \
   ERP_SYNC_HEARTBEAT=/tmp/erp-sync.heartbeat
@@ -57,11 +68,11 @@ RUN ln -s /app/bin/erp-sync.js /usr/local/bin/erp-sync
 USER erp-sync
 WORKDIR /data
 VOLUME ["/data"]
-# Only used by `sandbox --host 0.0.0.0 --port 8787`; the loop listens on nothing.
-EXPOSE 8787
-# Healthy while a run-once finished with exit code 0 in the last ERP_SYNC_HEALTH_MAX_AGE seconds
-# (default 5 x ERP_SYNC_INTERVAL + 300). The start period covers a long first run.
+# 9464: the ops server (/healthz, /readyz, /metrics, /queues); 8787: `sandbox --host 0.0.0.0`.
+EXPOSE 9464 8787
+# The daemon: /healthz answers 200 (alive, event loop responsive). The loop: a run-once finished
+# with exit code 0 recently. The start period covers a long first run of the loop.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=10m --retries=3 \
   CMD ["/usr/local/bin/erp-sync-healthcheck"]
-ENTRYPOINT ["/usr/local/bin/docker-entrypoint.sh"]
-CMD ["loop"]
+ENTRYPOINT ["/usr/bin/tini", "--", "/usr/local/bin/docker-entrypoint.sh"]
+CMD ["start"]

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       ['stock_m', ROWS],
     ] as const) {
       await db.raw(
-        `create table ${table} as select 'BULK-' || lpad(g::text, 6, '0') as code, (g % 89) + 1 as on_hand from generate_series(1, ${rows}) g`,
+        `create table ${table} as select 'BULK-' || lpad(g::text, greatest(6, length(g::text)), '0') as code, (g % 89) + 1 as on_hand from generate_series(1, ${rows}) g`,
       );
       await db.raw(`alter table ${table} add primary key (code)`);
     }

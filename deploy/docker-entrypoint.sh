@@ -1,21 +1,26 @@
 #!/bin/sh
-# erp-sync container entrypoint.
+# erp-sync container entrypoint (started by tini, the image's init process).
 #
-#   docker-entrypoint.sh                      the loop: `erp-sync run-once` every ERP_SYNC_INTERVAL s
-#   docker-entrypoint.sh loop [FLAGS...]      the same; FLAGS go to run-once (e.g. --only stock,prices)
-#   docker-entrypoint.sh ARGS...              `erp-sync ARGS...` (status, check, rejects, sandbox ...)
+#   docker-entrypoint.sh start                the daemon, the image's default command: `erp-sync start`
+#                                             (BullMQ on Redis, ops server on server.port)
+#   docker-entrypoint.sh loop [FLAGS...]      the Redis-less alternative: `erp-sync run-once` every
+#                                             ERP_SYNC_INTERVAL s; FLAGS go to run-once (e.g. --only stock)
+#   docker-entrypoint.sh                      the same loop
+#   docker-entrypoint.sh ARGS...              `erp-sync ARGS...` (status, check, sync, jobs, sandbox ...)
 #
 # Environment (all optional):
 #   ERP_SYNC_INTERVAL       seconds between the end of a run and the start of the next (default 60)
 #   ERP_SYNC_FATAL_BACKOFF  seconds to wait after exit code 2, e.g. a refused API key (default 300)
 #   ERP_SYNC_MAX_RUNS       stop after this many runs, exiting with the last run's code (default 0: never)
 #   ERP_SYNC_HEARTBEAT      file rewritten after each successful run (default $TMPDIR/erp-sync.heartbeat);
-#                           deploy/healthcheck.sh checks its age
+#                           deploy/healthcheck.sh checks its age. The loop also writes
+#                           "$ERP_SYNC_HEARTBEAT.mode", which tells the health check that this
+#                           container runs the loop, not the daemon.
 #   ERP_SYNC_BIN            the erp-sync executable (default: erp-sync on PATH)
 #
 # Exit codes of the loop: 0 stopped by SIGTERM/SIGINT (the running run-once is told to stop and
-# waited for); 64 or 78 at once when run-once reports a usage or configuration error (retrying
-# cannot help), and 78 as well for invalid loop settings; 126/127 when erp-sync cannot be run; with
+# waited for); 64, 65 or 78 at once when run-once reports a usage error, a store of another account
+# or a configuration error (retrying cannot help), and 78 as well for invalid loop settings; 126/127 when erp-sync cannot be run; with
 # ERP_SYNC_MAX_RUNS, the code of the last run. Exit code 1 (a pipeline failed) and 2 (fatal, e.g.
 # the API key was refused) do not stop the loop: 1 waits the interval, 2 waits ERP_SYNC_FATAL_BACKOFF.
 #
@@ -77,6 +82,9 @@ stop() {
   exit 0
 }
 
+if ! printf 'loop\n' >"$heartbeat.mode"; then
+  log 40 'cannot write the health check mode file' "\"file\":\"$heartbeat.mode\""
+fi
 log 30 'loop started' "\"intervalSeconds\":$interval,\"fatalBackoffSeconds\":$backoff,\"maxRuns\":$max_runs,\"heartbeat\":\"$heartbeat\""
 run=0
 while :; do
@@ -106,8 +114,8 @@ while :; do
 
   pause=$interval
   case $code in
-    64 | 78)
-      log 60 'usage or configuration error: not retrying; fix it and start again' "$extra"
+    64 | 65 | 78)
+      log 60 'usage or configuration error, or a store of another account: not retrying; fix it and start again' "$extra"
       exit "$code"
       ;;
     126 | 127)

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
@@ -11,13 +12,43 @@ import { checkedSqlErpConfigSchema } from './erp/sql/sqlConfigSchema.js';
  * the validated slice it needs.
  */
 
+export const DEFAULT_STORE_PATH = './data/erp-sync.db';
+
+const baseUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .superRefine((value, ctx) => {
+    const url = new URL(value);
+    // Never sent (the key travels in a header) but printed wherever the URL is: refused, unprinted.
+    if (url.username || url.password) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must not carry a user or password (user:password@host); the API key goes in api.apiKey or CMS_API_KEY',
+      });
+    }
+  })
+  .describe('API v2 base URL, ending in /api/v2 (env CMS_BASE_URL)');
+
+const apiKeySchema = z
+  .string()
+  .min(1)
+  // A key pasted with its line break or a trailing space would be refused by the platform (or by
+  // the HTTP layer, for a CR) with a message that names neither.
+  .refine((key) => key.trim() === key, {
+    message: 'has a leading or trailing space or line break (copied with it?); remove it',
+  })
+  .refine((key) => ![...key.trim()].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127), {
+    message: 'contains a control character (a line break or tab?); remove it',
+  })
+  .describe('API key (env CMS_API_KEY)');
+
 const apiSchema = z.strictObject({
-  baseUrl: z.url().describe('API v2 base URL, ending in /api/v2 (env CMS_BASE_URL)'),
-  apiKey: z.string().min(1).describe('API key (env CMS_API_KEY)'),
+  baseUrl: baseUrlSchema,
+  apiKey: apiKeySchema,
   authHeader: z.enum(['bearer', 'x-api-key']).default('bearer'),
   timeoutMs: z.number().int().positive().default(15_000),
-  maxSockets: z.number().int().positive().default(8),
-  retries: z.number().int().min(0).default(5),
+  maxSockets: z.number().int().positive().max(64).default(8),
+  retries: z.number().int().min(0).max(20).default(5),
   deadlineMs: z.number().int().positive().default(120_000),
 });
 
@@ -49,7 +80,7 @@ const syncSchema = z
     lease: z
       .strictObject({
         ttlSeconds: z.number().min(1).default(30),
-        waitSeconds: z.number().min(0).default(600),
+        waitSeconds: z.number().min(0).max(86_400).default(600),
       })
       .default({ ttlSeconds: 30, waitSeconds: 600 }),
   })
@@ -62,7 +93,7 @@ const syncSchema = z
   });
 
 const ordersSchema = z
-  .object({
+  .strictObject({
     importStatuses: z.array(z.enum(ORDER_STATUSES)).min(1).default(['new', 'confirmed']),
     defaultCourier: z.enum(COURIERS).default('fan'),
     /** Orders fetched and imported at once. */
@@ -70,18 +101,18 @@ const ordersSchema = z
     /** Page size of the order list reads (1-100). */
     perPage: z.number().int().min(LIMITS.perPageMin).max(LIMITS.perPageMax).default(100),
     oversellGuard: z
-      .object({
+      .strictObject({
         enabled: z.boolean().default(true),
         /** Units of orders imported less than this long ago are still held back from stock pushes. */
-        windowMinutes: z.number().min(0).default(30),
+        windowMinutes: z.number().min(0).max(1440).default(30),
       })
       .default({ enabled: true, windowMinutes: 30 }),
     updates: z
-      .object({
+      .strictObject({
         /** How often the orders run re-reads the list to find changes of older imported orders. */
         sweepMinutes: z.number().min(0).default(10),
         /** Imported orders older than this are no longer watched for changes. */
-        lookbackDays: z.number().min(0).default(30),
+        lookbackDays: z.number().min(0).max(366).default(30),
       })
       .default({ sweepMinutes: 10, lookbackDays: 30 }),
     /** First automatic retry of a parked order after this; doubles up to an hour, never stops. */
@@ -141,12 +172,12 @@ const productsSchema = z
   })
   .default({ enabled: false, create: true, update: true, platformOwned: [], brands: {}, categories: {} });
 
-export const configSchema = z.object({
+export const configSchema = z.strictObject({
   api: apiSchema,
   erp: erpSchema,
   store: z
-    .strictObject({ path: z.string().min(1).default('./data/erp-sync.db') })
-    .default({ path: './data/erp-sync.db' }),
+    .strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) })
+    .default({ path: DEFAULT_STORE_PATH }),
   sync: syncSchema,
   orders: ordersSchema,
   products: productsSchema,
@@ -191,7 +222,7 @@ const ENV_KEYS: { env: string; path: string[]; parse?: (value: string) => unknow
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const file = options.file ?? env.ERP_SYNC_CONFIG;
-  const raw: Record<string, unknown> = file ? readYamlFile(file) : {};
+  const raw: Record<string, unknown> = file ? resolvePaths(readYamlFile(file), dirname(resolve(file))) : {};
   refusePasswordInFile(raw, file);
   for (const { env: name, path, parse } of ENV_KEYS) {
     const value = env[name];
@@ -222,6 +253,38 @@ export function parseConfig(raw: unknown, origin?: string): Config {
   });
   const where = origin ? ` in ${origin}` : '';
   throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
+}
+
+/** The file's paths (and the default store path), relative ones taken from the file's folder. */
+const PATH_KEYS: string[][] = [
+  ['store', 'path'],
+  ['erp', 'path'],
+  ['erp', 'outbox', 'ordersDir'],
+  ['erp', 'outbox', 'updatesDir'],
+  ['erp', 'outbox', 'resultsDir'],
+  ['erp', 'connection', 'filename'],
+];
+/**
+ * A configuration file names its folders relative to itself, so that `check` or `run-once` started
+ * from another directory uses the same store and drop folder (paths from the environment stay
+ * relative to the current directory, as a shell user expects).
+ */
+function resolvePaths(raw: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+  const out = structuredClone(raw);
+  const store = isPlainObject(out.store) ? out.store : undefined;
+  if (out.store === undefined || (store && store.path === undefined)) {
+    setPath(out, ['store', 'path'], DEFAULT_STORE_PATH);
+  }
+  for (const path of PATH_KEYS) {
+    let node: unknown = out;
+    for (const key of path.slice(0, -1)) node = isPlainObject(node) ? node[key] : undefined;
+    const last = path[path.length - 1]!;
+    if (!isPlainObject(node)) continue;
+    const value = node[last];
+    if (typeof value !== 'string' || value === '' || value === ':memory:' || isAbsolute(value)) continue;
+    node[last] = resolve(baseDir, value);
+  }
+  return out;
 }
 
 /** A database password belongs in the environment (ERP_DB_PASSWORD), never in a file that is copied around. */

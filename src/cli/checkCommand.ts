@@ -1,15 +1,22 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { createApiClient } from '../api/createApiClient.js';
+import type { ApiAccount } from '../api/index.js';
 import { loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
 import { openStore } from '../store/index.js';
+import { createPlatformClient } from '../sync/createPlatformClient.js';
+import { accountIdentity, sameAccount } from '../sync/storeAccount.js';
+import { describeAccount, StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
+import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_OTHER_ACCOUNT } from './exitCodes.js';
 
 interface CheckLine {
   what: string;
   ok: boolean;
   details: string;
+  /** The exit code this failure stands for (a failed line without one: 1). */
+  exitCode?: number;
 }
 
 /**
@@ -21,34 +28,34 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
   try {
     config = loadConfig({ file: configFile });
   } catch (error) {
-    return [{ what: 'configuration', ok: false, details: describeError(error) }];
+    return [{ what: 'configuration', ok: false, details: describeError(error), exitCode: EXIT_CONFIG }];
   }
   const lines: CheckLine[] = [{ what: 'configuration', ok: true, details: configFile ?? 'environment' }];
   const logger = createLogger({ level: 'silent' });
 
-  const client = createApiClient({
-    baseUrl: config.api.baseUrl,
-    apiKey: config.api.apiKey,
-    authHeader: config.api.authHeader,
+  const client = createPlatformClient(config.api, logger, {
     timeoutMs: Math.min(config.api.timeoutMs, 10_000),
     retries: 1,
     deadlineMs: 15_000,
-    logger,
   });
+  // The configuration refuses a URL with credentials, so the URL printed here holds none.
+  const hint = /\/api\/v2\/?$/.test(new URL(config.api.baseUrl).pathname)
+    ? ''
+    : '; hint: an API v2 base URL ends in /api/v2';
+  let account: ApiAccount | undefined;
   try {
-    const account = await client.account.get();
-    const name =
-      (account as Record<string, unknown>).name ?? (account as Record<string, unknown>).company_name;
+    account = await client.account.get();
+    const name = account.name ?? account.company_name;
     lines.push({
       what: 'platform API',
       ok: true,
-      details: `${config.api.baseUrl} (account: ${String(name ?? '?')})`,
+      details: `${config.api.baseUrl} (account: ${String(name ?? '?')})${hint}`,
     });
   } catch (error) {
     lines.push({
       what: 'platform API',
       ok: false,
-      details: `${config.api.baseUrl}: ${describeError(error)}`,
+      details: `${config.api.baseUrl}: ${describeError(error)}${hint}`,
     });
   } finally {
     await client.close();
@@ -66,14 +73,33 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
     lines.push({ what: 'ERP', ok: false, details: describeError(error) });
   }
 
-  try {
-    const store = openStore(config.store.path);
-    store.close();
-    lines.push({ what: 'store', ok: true, details: config.store.path });
-  } catch (error) {
-    lines.push({ what: 'store', ok: false, details: `${config.store.path}: ${describeError(error)}` });
-  }
+  lines.push(checkStore(config, account));
   return lines;
+}
+
+/** The store, if there is one (check never creates it), and the account it belongs to. */
+function checkStore(config: Config, account: ApiAccount | undefined): CheckLine {
+  const path = config.store.path;
+  if (path !== ':memory:' && !existsSync(path)) {
+    return { what: 'store', ok: true, details: `${path} does not exist yet; the first run creates it` };
+  }
+  try {
+    const store = openStore(path, { mustExist: true });
+    try {
+      const bound = store.account.get();
+      if (!bound) return { what: 'store', ok: true, details: `${path} (not bound to an account yet)` };
+      const current = account ? accountIdentity(config.api.baseUrl, account) : undefined;
+      if (current && !sameAccount(bound, current)) {
+        const mismatch = new StoreAccountMismatchError(path, bound, current);
+        return { what: 'store', ok: false, details: mismatch.message, exitCode: EXIT_OTHER_ACCOUNT };
+      }
+      return { what: 'store', ok: true, details: `${path} (${describeAccount(bound)})` };
+    } finally {
+      store.close();
+    }
+  } catch (error) {
+    return { what: 'store', ok: false, details: `${path}: ${describeError(error)}` };
+  }
 }
 
 export function registerCheckCommand(program: Command): void {
@@ -87,6 +113,7 @@ export function registerCheckCommand(program: Command): void {
       else
         for (const line of lines)
           process.stdout.write(`${line.ok ? 'ok  ' : 'FAIL'} ${line.what}: ${line.details}\n`);
-      process.exitCode = lines.every((line) => line.ok) ? 0 : 1;
+      const failed = lines.filter((line) => !line.ok);
+      process.exitCode = failed.length === 0 ? EXIT_OK : (failed[0]!.exitCode ?? EXIT_FAILED);
     });
 }

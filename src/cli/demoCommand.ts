@@ -32,6 +32,9 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   writeErpOriginOrder(erpDir);
   const configFile = join(workDir, 'erp-sync.yaml');
   const storePath = join(workDir, 'erp-sync.db');
+  // Every demo starts a new sandbox (a new account at a new address): a store kept in --dir from
+  // an earlier demo belongs to that one and would be refused, so each run starts with a new store.
+  for (const file of [storePath, `${storePath}-wal`, `${storePath}-shm`]) rmSync(file, { force: true });
   writeConfigFile(configFile, {
     erp: { type: 'file', path: erpDir },
     store: { path: storePath },
@@ -80,7 +83,13 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     } finally {
       store.close();
     }
-    say(`Done. Try: erp-sync status --config ${configFile}`);
+    const removed = !options.dir && !options.keep;
+    say(
+      removed
+        ? 'Done. The work folder is removed with the sandbox; to look around afterwards, run ' +
+            '`erp-sync demo --dir ./erp-sync-demo` and then `erp-sync status --config ./erp-sync-demo/erp-sync.yaml`'
+        : `Done. Try: erp-sync status --config ${configFile}`,
+    );
     if (options.keep) {
       say(
         `The sandbox keeps running (Ctrl-C to stop): CMS_BASE_URL=${sandbox.url} CMS_API_KEY=${sandbox.keys.primary}`,

@@ -1,7 +1,7 @@
-import { Command } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { registerSandboxCommand } from './sandboxCommand.js';
 import { registerRunOnceCommand } from './runOnceCommand.js';
-import { registerStoreCommands } from './storeCommands.js';
+import { registerStoreCommands, registerStoreResetCommand } from './storeCommands.js';
 import { registerOrdersCommand } from './ordersCommand.js';
 import { registerStatusCommand } from './statusCommand.js';
 import { registerCheckCommand } from './checkCommand.js';
@@ -9,17 +9,21 @@ import { registerDemoCommand } from './demoCommand.js';
 import { registerErpCommand } from './erpCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
+import { EXIT_USAGE, exitCodeOf } from './exitCodes.js';
 
 const program = new Command()
   .name('erp-sync')
   .description('Keeps an ERP and a Commerce Management Service account (API v2) in step.')
   .version(VERSION)
   .option('-c, --config <file>', 'configuration file (YAML); default: env ERP_SYNC_CONFIG')
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Commander's own exit would be 1, the code of a failed pipeline: usage errors throw instead.
+  .exitOverride();
 
 registerSandboxCommand(program);
 registerRunOnceCommand(program);
 registerStoreCommands(program);
+registerStoreResetCommand(program);
 registerOrdersCommand(program);
 registerStatusCommand(program);
 registerCheckCommand(program);
@@ -29,6 +33,11 @@ registerErpCommand(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  process.stderr.write(`erp-sync: ${describeError(error)}\n`);
-  process.exitCode = isErpSyncError(error) && error.code === 'config_invalid' ? 78 : 1;
+  if (error instanceof CommanderError) {
+    // Commander has printed the problem (or the help or version asked for).
+    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else {
+    process.stderr.write(`erp-sync: ${describeError(error)}\n`);
+    process.exitCode = isErpSyncError(error) ? exitCodeOf(error) : 1;
+  }
 }

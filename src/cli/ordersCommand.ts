@@ -5,6 +5,8 @@ import { openStore, type Store } from '../store/index.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runOrders } from '../sync/orders.js';
 import { formatSummaryTable } from '../sync/summary.js';
+import { refuseOtherAccount } from './accountGuard.js';
+import { EXIT_USAGE } from './exitCodes.js';
 
 /** `erp-sync links --orders`: platform order id, ERP reference, state, times. */
 export function formatOrderLinks(store: Store, options: { json: boolean; limit: number }): string {
@@ -39,7 +41,7 @@ export function registerOrdersCommand(program: Command): void {
     .description('orders parked for review, with the reason the ERP gave')
     .option('--json', 'print as JSON', false)
     .action((flags: { json: boolean }, command: Command) => {
-      const store = openStore(storePathOf(command));
+      const store = openStore(storePathOf(command), { mustExist: true });
       try {
         const parked = store.orders.parked.list();
         if (flags.json) {
@@ -69,13 +71,18 @@ export function registerOrdersCommand(program: Command): void {
       const bad = ids.filter((_, i) => !Number.isInteger(numbers[i]) || numbers[i]! <= 0);
       if (bad.length > 0) {
         process.stderr.write(`erp-sync: not an order id: ${bad.join(', ')}\n`);
-        process.exitCode = 64;
+        process.exitCode = EXIT_USAGE;
         return;
       }
       const config = loadConfig({ file: command.optsWithGlobals<{ config?: string }>().config });
-      const logger = createLogger({ level: config.log.level });
+      const logger = createLogger({ level: config.log.level, pretty: Boolean(process.stderr.isTTY) });
       const ctx = await createSyncContext(config, logger);
       try {
+        const refused = await refuseOtherAccount(ctx, { dryRun: false });
+        if (refused !== undefined) {
+          process.exitCode = refused;
+          return;
+        }
         const parked = ctx.store.orders.parked;
         const unknown = numbers.filter((id) => !parked.get(id));
         if (unknown.length > 0) process.stderr.write(`erp-sync: not parked: ${unknown.join(', ')}\n`);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
@@ -7,7 +7,10 @@ import { isPipelineName, PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { describeFailure } from '../sync/runFailure.js';
 import { runPipeline } from '../sync/runPipeline.js';
 import { formatSummaryTable } from '../sync/summary.js';
+import { createRunProgressRecorder } from '../sync/runProgress.js';
 import type { RunFailure, RunSummary } from '../sync/types.js';
+import { refuseOtherAccount } from './accountGuard.js';
+import { EXIT_USAGE } from './exitCodes.js';
 import { createProgressReporter } from './progress.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
@@ -27,26 +30,34 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
     process.stderr.write(
       `erp-sync: unknown pipeline(s) ${unknown.join(', ')}; known: ${PIPELINE_ORDER.join(', ')}\n`,
     );
-    return 64;
+    return EXIT_USAGE;
   }
   const names = asked.filter(isPipelineName);
   endQuietlyOnClosedPipe();
   const config = loadConfig({ file: options.configFile });
-  const logger = createLogger({ level: config.log.level });
-  const progress = createProgressReporter({ tty: Boolean(process.stderr.isTTY) && !options.json, logger });
+  const tty = Boolean(process.stderr.isTTY) && !options.json;
+  const logger = createLogger({ level: config.log.level, pretty: tty });
+  const progress = createProgressReporter({ tty, logger });
   const abort = new AbortController();
   const onSignal = (): void => abort.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
   const ctx = await createSyncContext(config, logger);
+  // `status` shows a running run's counts so far.
+  const recordProgress = createRunProgressRecorder(ctx.store);
   const summaries: RunSummary[] = [];
   try {
+    const refused = await refuseOtherAccount(ctx, { dryRun: options.dryRun });
+    if (refused !== undefined) return refused;
     for (const name of names) {
       const summary = await runPipeline(name, ctx, {
         full: options.full,
         dryRun: options.dryRun,
-        onProgress: (event) => progress.onProgress(event),
+        onProgress: (event) => {
+          progress.onProgress(event);
+          recordProgress(event);
+        },
         signal: abort.signal,
       });
       summaries.push(summary);
@@ -110,23 +121,34 @@ export function registerRunOnceCommand(program: Command): void {
   program
     .command('run-once')
     .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
-    .option('--only <pipelines>', `comma-separated subset of: ${PIPELINE_ORDER.join(', ')}`)
+    .option('--only <pipelines>', `comma-separated subset of: ${PIPELINE_ORDER.join(', ')}`, pipelineList)
     .option('--full', 'ignore fingerprints and send everything', false)
     .option('--dry-run', 'send and write nothing; show what would be sent', false)
     .option('--json', 'print the summaries as JSON', false)
     .action(
-      async (flags: { only?: string; full: boolean; dryRun: boolean; json: boolean }, command: Command) => {
+      async (flags: { only?: string[]; full: boolean; dryRun: boolean; json: boolean }, command: Command) => {
         const globals = command.optsWithGlobals<{ config?: string }>();
         process.exitCode = await runOnce({
           configFile: globals.config,
-          only: flags.only
-            ?.split(',')
-            .map((name) => name.trim())
-            .filter(Boolean),
+          only: flags.only,
           full: flags.full,
           dryRun: flags.dryRun,
           json: flags.json,
         });
       },
     );
+}
+
+/** `--only a,b`: known pipeline names, at least one (an empty list would run every pipeline). */
+export function pipelineList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = PIPELINE_ORDER.join(', ');
+  if (names.length === 0) throw new InvalidArgumentError(`name at least one pipeline: ${known}`);
+  const unknown = names.filter((name) => !isPipelineName(name));
+  if (unknown.length)
+    throw new InvalidArgumentError(`unknown pipeline(s) ${unknown.join(', ')}; known: ${known}`);
+  return names;
 }

@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
 import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
+import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { storePathOf } from './ordersCommand.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
 export interface StatusReport {
   store: string;
+  /** The platform account the store belongs to (null until the first run). */
+  account: StoreAccount | null;
   pipelines: {
     pipeline: string;
     status: string | null;
@@ -39,11 +42,12 @@ export function buildStatusReport(store: Store): StatusReport {
   const pipelines = PIPELINE_ORDER;
   return {
     store: store.path,
+    account: store.account.get() ?? null,
     pipelines: pipelines.map((pipeline) => {
       const run = store.runs.last(pipeline);
       return {
         pipeline,
-        status: run?.status ?? null,
+        status: run ? runState(run) : null,
         startedAt: run?.startedAt ?? null,
         finishedAt: run?.finishedAt ?? null,
         error: run?.error ?? null,
@@ -74,8 +78,21 @@ export function buildStatusReport(store: Store): StatusReport {
   };
 }
 
+/**
+ * A run recorded as running whose process is gone (killed, the host rebooted) was interrupted:
+ * nothing will finish it. A process of another host is taken as alive.
+ */
+function runState(run: SyncRun): string {
+  return run.status === 'running' && run.owner && processIsGone(run.owner) ? 'interrupted' : run.status;
+}
+
 export function formatStatusReport(report: StatusReport): string {
-  const lines: string[] = [`store: ${report.store}`, '', 'last runs:'];
+  const lines: string[] = [
+    `store: ${report.store}`,
+    `account: ${report.account ? `${describeAccount(report.account).replace(/^the account /, '')} (since ${report.account.boundAt})` : 'none yet (the first run binds the store to its account)'}`,
+    '',
+    'last runs:',
+  ];
   for (const p of report.pipelines) {
     if (!p.status) {
       lines.push(`  ${p.pipeline.padEnd(11)} never run`);
@@ -85,7 +102,8 @@ export function formatStatusReport(report: StatusReport): string {
     const summary = ['read', 'sent', 'applied', 'rejected', 'failed']
       .map((key) => `${key} ${String(counts[key] ?? 0)}`)
       .join(', ');
-    lines.push(`  ${p.pipeline.padEnd(11)} ${p.status.padEnd(7)} ${p.finishedAt ?? p.startedAt}  ${summary}`);
+    const when = p.finishedAt ?? `started ${p.startedAt}`;
+    lines.push(`  ${p.pipeline.padEnd(11)} ${p.status.padEnd(11)} ${when}  ${summary}`);
     if (p.error) lines.push(`  ${''.padEnd(11)} error: ${p.error}`);
   }
   lines.push('', `open rejects: ${report.rejects.open}`);
@@ -120,7 +138,8 @@ export function registerStatusCommand(program: Command): void {
     .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
     .option('--json', 'print the report as JSON', false)
     .action((flags: { json: boolean }, command: Command) => {
-      const store = openStore(storePathOf(command));
+      // Looking never creates a store: a mistyped path would show an empty one.
+      const store = openStore(storePathOf(command), { mustExist: true });
       try {
         const report = buildStatusReport(store);
         process.stdout.write(

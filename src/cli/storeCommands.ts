@@ -1,9 +1,12 @@
-import { existsSync } from 'node:fs';
-import { InvalidArgumentError, type Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { existsSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeSource } from '../domain/records.js';
-import { openStore, StoreError, type Store } from '../store/index.js';
-import { formatOrderLinks } from './ordersCommand.js';
+import { openStore, processIsGone, type Store } from '../store/index.js';
+import { describeAccount } from '../sync/StoreAccountMismatchError.js';
+import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
+import { EXIT_FAILED, EXIT_USAGE } from './exitCodes.js';
+import { formatOrderLinks, storePathOf } from './ordersCommand.js';
 
 export interface RejectsOptions {
   pipeline?: string;
@@ -80,24 +83,12 @@ function table(header: string[], rows: string[][]): string {
 
 /** The store path from --store, or from the configuration (only its `store` section is used). */
 function storePath(command: Command, flags: { store?: string }): string {
-  if (flags.store) return flags.store;
-  const globals = command.optsWithGlobals<{ config?: string }>();
-  // Listing the store needs no API: placeholders keep a missing key from refusing the config.
-  const config = loadConfig({
-    file: globals.config,
-    overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-store-commands' } },
-  });
-  return config.store.path;
+  return flags.store ?? storePathOf(command);
 }
 
 /** Opens an existing store for a listing; a listing never creates one (a mistyped path would look empty). */
 function openExistingStore(path: string): Store {
-  if (path !== ':memory:' && !existsSync(path)) {
-    throw new StoreError(
-      `no store at ${path}: nothing has run with this store.path yet, or the path is wrong`,
-    );
-  }
-  return openStore(path);
+  return openStore(path, { mustExist: true });
 }
 
 /** A positive whole number for --limit, or a usage error naming the option. */
@@ -132,7 +123,7 @@ export function registerStoreCommands(program: Command): void {
   program
     .command('rejects')
     .description('items refused by the ERP adapter, the validation or the platform, with reason and place')
-    .option('-p, --pipeline <name>', 'only this pipeline (stock, prices, products, orders, ...)')
+    .addOption(new Option('-p, --pipeline <name>', 'only this pipeline').choices(PIPELINE_ORDER))
     .option('--all', 'include resolved rejects', false)
     .option('--limit <n>', 'at most this many', parseLimit)
     .option('--json', 'print as JSON', false)
@@ -169,4 +160,68 @@ export function registerStoreCommands(program: Command): void {
         }
       },
     );
+}
+
+/**
+ * `erp-sync store reset`: the explicit way to start over (another account, a store to rebuild).
+ * Deletes the store file; the next run fills a new one and binds it to the configured account.
+ */
+async function resetStore(path: string, flags: { yes: boolean }): Promise<number> {
+  if (path === ':memory:' || !existsSync(path)) {
+    process.stdout.write(`no store at ${path}: nothing to reset\n`);
+    return 0;
+  }
+  const store = openStore(path, { mustExist: true });
+  let what: string;
+  try {
+    const running = store.runs
+      .recent(50)
+      .filter((r) => r.status === 'running' && r.owner && !processIsGone(r.owner));
+    if (running.length) {
+      process.stderr.write(
+        `erp-sync: a run of ${running.map((r) => r.pipeline).join(', ')} is using ${path} (process ${running[0]!.owner}); stop it first\n`,
+      );
+      return EXIT_FAILED;
+    }
+    const account = store.account.get();
+    what =
+      `${account ? describeAccount(account) : 'no account yet'}; ` +
+      `${store.productLinks.count()} product links, ${store.orders.links.count()} order links, ` +
+      `${store.rejects.countOpen()} open rejects`;
+  } finally {
+    store.close();
+  }
+  if (!flags.yes) {
+    if (!process.stdin.isTTY) {
+      process.stderr.write(
+        `erp-sync: store reset deletes ${path} (${what}); confirm on a terminal, or add --yes\n`,
+      );
+      return EXIT_USAGE;
+    }
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    const answer = await prompt.question(
+      `Delete the store ${path} (${what})?\nLinks, fingerprints, cursors and rejects are forgotten; the next run starts over. [y/N] `,
+    );
+    prompt.close();
+    if (!/^y(es)?$/i.test(answer.trim())) {
+      process.stdout.write('nothing deleted\n');
+      return EXIT_FAILED;
+    }
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+  process.stdout.write(`deleted ${path}; the next run starts a new store for the configured account\n`);
+  return 0;
+}
+
+export function registerStoreResetCommand(program: Command): void {
+  program
+    .command('store')
+    .description('manage the local store')
+    .command('reset')
+    .description('delete the store to start over (asks on a terminal; --yes to skip the question)')
+    .option('--yes', 'do not ask', false)
+    .option('--store <file>', 'store file (default: store.path of the configuration)')
+    .action(async (flags: { yes: boolean; store?: string }, command: Command) => {
+      process.exitCode = await resetStore(storePath(command, flags), flags);
+    });
 }

@@ -30,6 +30,7 @@ export const ERROR_CATALOGUE = {
   erp_query: { retryable: false, fatal: false },
   // local store
   store_failure: { retryable: false, fatal: true },
+  store_account_mismatch: { retryable: false, fatal: true },
 } as const satisfies Record<string, { retryable: boolean; fatal: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -113,13 +113,17 @@ export class RejectRepository {
     return this.#resolveAllExcept.run(new Date().toISOString(), pipeline, JSON.stringify([...keys])).changes;
   }
 
+  /**
+   * The newest rejects (at most `limit`), listed in reading order: by pipeline, then file and line,
+   * then key, numbers compared as numbers (stock.csv:2 before stock.csv:10, order 9 before 10).
+   */
   list(options: RejectListOptions = {}): StoredReject[] {
     const rows = this.#list.all({
       pipeline: options.pipeline ?? null,
       all: options.includeResolved ? 1 : 0,
       limit: options.limit ?? -1,
     });
-    return rows.map(toStored);
+    return rows.sort(readingOrder).map(toStored);
   }
 
   countOpen(pipeline?: string): number {
@@ -130,6 +134,18 @@ export class RejectRepository {
   countOpenByPipeline(): Map<string, number> {
     return new Map(this.#countOpenByPipeline.all().map((row) => [row.pipeline, row.n]));
   }
+}
+
+const natural = new Intl.Collator('en', { numeric: true }).compare;
+
+function readingOrder(a: RejectRow, b: RejectRow): number {
+  return (
+    natural(a.pipeline, b.pipeline) ||
+    natural(a.source_file ?? '', b.source_file ?? '') ||
+    (a.source_line ?? 0) - (b.source_line ?? 0) ||
+    natural(a.key, b.key) ||
+    natural(a.reason, b.reason)
+  );
 }
 
 function toStored(row: RejectRow): StoredReject {

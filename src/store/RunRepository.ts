@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { processIdentity } from './processIdentity.js';
 
 export type RunStatus = 'running' | 'ok' | 'failed';
 
@@ -12,6 +13,8 @@ export interface SyncRun {
   options: Record<string, unknown>;
   counts: Record<string, unknown> | null;
   error: string | null;
+  /** "host:pid:start" of the process that ran it (null for runs recorded before it was kept). */
+  owner: string | null;
 }
 
 interface RunRow {
@@ -23,10 +26,12 @@ interface RunRow {
   options: string;
   counts: string | null;
   error: string | null;
+  owner: string | null;
 }
 
 export class RunRepository {
-  readonly #start: Statement<[string, string, string]>;
+  readonly #start: Statement<[string, string, string, string]>;
+  readonly #progress: Statement<[string, string, string]>;
   readonly #finish: Statement<[string, string, string, string | null, number]>;
   readonly #recent: Statement<[number], RunRow>;
   readonly #last: Statement<[string], RunRow>;
@@ -34,7 +39,11 @@ export class RunRepository {
 
   constructor(db: Database) {
     this.#start = db.prepare(
-      `INSERT INTO runs (pipeline, status, started_at, options) VALUES (?, 'running', ?, ?)`,
+      `INSERT INTO runs (pipeline, status, started_at, options, owner) VALUES (?, 'running', ?, ?, ?)`,
+    );
+    this.#progress = db.prepare(
+      `UPDATE runs SET counts = ?
+       WHERE id = (SELECT MAX(id) FROM runs WHERE pipeline = ?) AND status = 'running' AND owner = ?`,
     );
     this.#finish = db.prepare(
       'UPDATE runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?',
@@ -46,8 +55,17 @@ export class RunRepository {
 
   start(pipeline: string, options: object = {}): number {
     return Number(
-      this.#start.run(pipeline, new Date().toISOString(), JSON.stringify(options)).lastInsertRowid,
+      this.#start.run(pipeline, new Date().toISOString(), JSON.stringify(options), processIdentity())
+        .lastInsertRowid,
     );
+  }
+
+  /**
+   * The counts so far of this process's latest run of `pipeline` while it runs, for `status`
+   * (finish() writes the final ones). Does nothing for a dry run, which records no run.
+   */
+  recordProgress(pipeline: string, counts: object): void {
+    this.#progress.run(JSON.stringify(counts), pipeline, processIdentity());
   }
 
   /** Ends a run: `failed` when an error is given, `ok` otherwise. */
@@ -88,5 +106,6 @@ function toRun(row: RunRow): SyncRun {
     options: JSON.parse(row.options) as Record<string, unknown>,
     counts: row.counts === null ? null : (JSON.parse(row.counts) as Record<string, unknown>),
     error: row.error,
+    owner: row.owner,
   };
 }

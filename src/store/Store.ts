@@ -1,15 +1,16 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import type { Logger } from '../logger.js';
+import { AccountRepository } from './AccountRepository.js';
 import { CursorRepository } from './CursorRepository.js';
 import { FingerprintRepository } from './FingerprintRepository.js';
 import { GenerationRepository } from './GenerationRepository.js';
 import { LeaseRepository } from './LeaseRepository.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
-import { createOrderRepositories, type OrderRepositories } from './orderRepositories.js';
+import { createOrderRepositories, type OrderRepositories } from './createOrderRepositories.js';
 import { ProductLinkRepository } from './ProductLinkRepository.js';
 import { createProductRepositories, type ProductRepositories } from './productRepositories.js';
 import { RejectRepository } from './RejectRepository.js';
@@ -24,6 +25,8 @@ export interface StoreOptions {
   now?: () => number;
   /** Replaces the migration list (tests only). */
   migrations?: readonly Migration[];
+  /** Refuse to create the file: for commands that only look (status, check, listings). */
+  mustExist?: boolean;
 }
 
 /**
@@ -32,6 +35,7 @@ export interface StoreOptions {
  * Another feature adds its repositories as further readonly properties built in the constructor.
  */
 export class Store {
+  readonly account: AccountRepository;
   readonly cursors: CursorRepository;
   readonly productLinks: ProductLinkRepository;
   readonly fingerprints: FingerprintRepository;
@@ -49,6 +53,7 @@ export class Store {
     readonly path: string,
     options: StoreOptions = {},
   ) {
+    this.account = new AccountRepository(db);
     this.cursors = new CursorRepository(db);
     this.productLinks = new ProductLinkRepository(db);
     this.fingerprints = new FingerprintRepository(db);
@@ -73,9 +78,17 @@ export class Store {
 /** Opens (creating if needed) the store at `path`, or an in-memory one for ':memory:', migrated. */
 export function openStore(path: string, options: StoreOptions = {}): Store {
   let db: Database;
+  if (options.mustExist && path !== ':memory:' && !existsSync(path)) {
+    throw new StoreError(
+      `no store at ${path}: nothing has run with this store.path yet, or the path is wrong`,
+    );
+  }
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    db = new BetterSqlite3(path, { timeout: options.busyTimeoutMs ?? 10_000 });
+    if (path !== ':memory:' && !options.mustExist) mkdirSync(dirname(path), { recursive: true });
+    db = new BetterSqlite3(path, {
+      timeout: options.busyTimeoutMs ?? 10_000,
+      fileMustExist: options.mustExist ?? false,
+    });
   } catch (error) {
     throw new StoreError(`cannot open the store at ${path}: ${(error as Error).message}`, { cause: error });
   }

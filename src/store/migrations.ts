@@ -86,6 +86,24 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'the account the store belongs to; the process of each run',
+    up(db) {
+      db.exec(`
+        -- One row: the platform account this store was filled from (invariant 12).
+        CREATE TABLE store_account (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          base_url TEXT NOT NULL,
+          company_id TEXT NOT NULL,
+          company_name TEXT,
+          bound_at TEXT NOT NULL
+        );
+        -- "host:pid:start" of the process running it: a run whose process is gone was interrupted.
+        ALTER TABLE runs ADD COLUMN owner TEXT;
+      `);
+    },
+  },
   ORDERS_MIGRATION,
   PRODUCTS_MIGRATION,
 ];

@@ -140,7 +140,8 @@ function handlePage(
   }
   // Product master data written by the products pipeline: echo, or changed on the platform.
   const productFields = productFieldsChangedOnPlatform(store, fresh);
-  summary.applied += fresh.length;
+  // A dry run stores nothing, so it applies nothing (the counts below say what it would do).
+  if (!options.dryRun) summary.applied += fresh.length;
   summary.extra.links! += items.length;
   summary.extra.changedOnPlatform! += productFields.length;
   summary.extra.appeared! += appeared.stock.length + appeared.prices.length;

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import { createApiClient } from '../api/createApiClient.js';
 import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
+import { createPlatformClient } from './createPlatformClient.js';
 import { createOrderReservations } from './reservations.js';
 import type { ReservationSource, SyncContext } from './types.js';
 
@@ -23,21 +23,16 @@ export async function createSyncContext(
   logger: Logger,
   options: CreateSyncContextOptions = {},
 ): Promise<SyncContext> {
-  const client = createApiClient({
-    baseUrl: config.api.baseUrl,
-    apiKey: config.api.apiKey,
-    authHeader: config.api.authHeader,
-    timeoutMs: config.api.timeoutMs,
-    maxSockets: config.api.maxSockets,
-    retries: config.api.retries,
-    deadlineMs: config.api.deadlineMs,
-    logger: logger.child({ module: 'api' }),
-    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
-  });
+  const client = createPlatformClient(
+    config.api,
+    logger.child({ module: 'api' }),
+    options.onResponse ? { onResponse: options.onResponse } : {},
+  );
   const store = openStore(config.store.path);
   let erp;
   try {
-    erp = await openErpAdapter(config.erp, logger.child({ module: 'erp' }));
+    // The factory binds the adapter's own `module` (a second binding would repeat the key).
+    erp = await openErpAdapter(config.erp, logger);
   } catch (error) {
     store.close();
     await client.close();

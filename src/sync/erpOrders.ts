@@ -5,7 +5,7 @@ import type { ApiOrderSummary } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
 import type { OutgoingOrder } from '../domain/orders.js';
 import { describeSource } from '../domain/records.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
 import { countExtra, isRefusal } from './ordersPipelineRun.js';

@@ -1,4 +1,4 @@
-import type { OutgoingOrderRepository } from '../store/outgoingOrders.js';
+import type { OutgoingOrderRepository } from '../store/OutgoingOrderRepository.js';
 
 /**
  * Which of these platform orders we created from the ERP (erp-orders): by platform id, or by a

@@ -1,7 +1,7 @@
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import { describeSource, type RecordSource } from '../domain/records.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
 import { afterRefusedMove } from './lifecycleWalk.js';

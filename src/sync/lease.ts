@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { ErpSyncError } from '../domain/errors.js';
-import type { Store } from '../store/index.js';
+import { processIdentity, processIsGone, type Store } from '../store/index.js';
 
 /**
  * One lease per pipeline makes overlapping runs (two run-once processes, a cron run and a manual
@@ -42,21 +41,9 @@ export interface AcquireOptions {
   onWait?: (holder: string) => void;
 }
 
+/** "host:pid:start:random": the process (see processIdentity) and one of its runs. */
 export function leaseOwner(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-}
-
-/** A lease held by a process of this host that no longer exists is taken over at once (a crashed run). */
-function holderIsDead(owner: string): boolean {
-  const [host, pid] = owner.split(':');
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
-  if (Number(pid) === process.pid) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return `${processIdentity()}:${randomUUID().slice(0, 8)}`;
 }
 
 export async function acquireLease(store: Store, name: string, options: AcquireOptions): Promise<Lease> {
@@ -66,7 +53,8 @@ export async function acquireLease(store: Store, name: string, options: AcquireO
   for (;;) {
     if (store.leases.acquire(name, owner, options.ttlMs)) break;
     const holder = store.leases.holder(name);
-    if (holder && holderIsDead(holder.owner)) {
+    // A crashed run's lease is taken over at once, also when a new process now has its PID.
+    if (holder && processIsGone(holder.owner)) {
       store.leases.release(name, holder.owner);
       continue;
     }

@@ -1,6 +1,6 @@
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import type { OrderChange } from '../domain/orders.js';
-import type { OrderLink, PendingOrderChange } from '../store/orderLinks.js';
+import type { OrderLink, PendingOrderChange } from '../store/OrderLinkRepository.js';
 
 /**
  * The next change of an imported order to deliver to the ERP: a change left pending by a killed

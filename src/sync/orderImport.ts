@@ -3,7 +3,7 @@ import { toPlatformOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import type { PlatformOrder } from '../domain/orders.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import type { SyncContext } from './types.js';
 import { unitsOf } from './unitsOf.js';

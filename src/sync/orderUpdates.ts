@@ -1,8 +1,8 @@
 import { toPlatformOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
-import type { OrderLink } from '../store/orderLinks.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
+import type { OrderLink } from '../store/OrderLinkRepository.js';
 import { nextOrderChange, toOrderChange } from './orderChanges.js';
 import type { SyncContext } from './types.js';
 

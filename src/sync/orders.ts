@@ -1,7 +1,7 @@
 import { fullOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import { orderListPages, type ListedRecord, type UnreadableRecord } from './orderListPages.js';

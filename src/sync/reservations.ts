@@ -4,7 +4,7 @@ import { fullOrder } from '../api/mappers.js';
 import type { ApiOrderItem } from '../api/schemas.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { orderRepositoriesOf } from '../store/orderRepositories.js';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/Store.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import { orderListPages, type ListedRecord } from './orderListPages.js';

@@ -1,4 +1,8 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/index.js';
 import { runCli } from '../support/cli.js';
 
 describe('erp-sync demo', () => {
@@ -16,5 +20,31 @@ describe('erp-sync demo', () => {
     expect(result.stdout).toMatch(/^stock\s+38\s+35\s+0\s+0\s+1\s+2\s/m);
     expect(result.stdout).toMatch(/^prices\s+36\s+35\s+0\s+0\s+0\s+1\s+0\s/m);
     expect(result.stdout).toContain('duplicate of line 2');
+    // The work folder is removed at the end: the closing hint must not send the user there.
+    const done = result.stdout.slice(result.stdout.indexOf('== Done.'));
+    const folders = [...done.matchAll(/(\/\S*erp-sync-demo-\w+)/g)].map((m) => m[1]!);
+    expect(folders.filter((folder) => !existsSync(folder))).toEqual([]);
+  });
+
+  it('starts a new store on every run, also in a kept --dir', { timeout: 200_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erp-sync-demo-dir-'));
+    try {
+      const urls: string[] = [];
+      for (let run = 0; run < 2; run += 1) {
+        const result = await runCli(['demo', '--dir', dir], {}, { timeoutMs: 90_000 });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toContain(`erp-sync status --config ${join(dir, 'erp-sync.yaml')}`);
+        const store = openStore(join(dir, 'erp-sync.db'), { mustExist: true });
+        try {
+          urls.push(store.account.get()!.baseUrl);
+        } finally {
+          store.close();
+        }
+      }
+      // Each demo had its own sandbox (another address), and its own store bound to it.
+      expect(new Set(urls).size).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

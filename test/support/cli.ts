@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI_ENTRY = resolve(PROJECT_ROOT, 'src/cli/main.ts');
+/** tsx by its resolved URL, so that a child started in another folder (options.cwd) finds it too. */
+const TSX = import.meta.resolve('tsx');
 
 /** Node prints a stack trace as lines starting with "    at ". */
 export const STACK_TRACE = /^\s+at /m;
@@ -25,7 +27,7 @@ export function runCli(
   options: { timeoutMs?: number; cwd?: string } = {},
 ): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, ['--import', TSX, CLI_ENTRY, ...args], {
       cwd: options.cwd ?? PROJECT_ROOT,
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

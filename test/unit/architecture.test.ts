@@ -86,6 +86,10 @@ describe('architecture', () => {
     expect(violations('store', (to) => upward.includes(to) || to === 'api' || to === 'erp')).toEqual([]);
   });
 
+  it('keeps the ops server free of the queue layer, the CLI, the sandbox and the ERP adapters (it gets queues and readiness passed in)', () => {
+    expect(violations('server', (to) => ['queue', 'cli', 'sandbox', 'erp'].includes(to))).toEqual([]);
+  });
+
   it('keeps pipelines free of the queue, the server and the CLI', () => {
     expect(violations('sync', (to) => ['queue', 'server', 'cli', 'sandbox'].includes(to))).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfigFile } from '../../../src/config.js';
+import { openStore } from '../../../src/store/index.js';
 import { CLI_ENTRY, PROJECT_ROOT } from '../../support/cli.js';
 
 // createErpAdapter loads the chosen adapter only when a command needs the ERP: `status` must not
@@ -21,6 +22,7 @@ beforeAll(() => {
     store: { path: join(dir, 'store.db') },
   });
   writeFileSync(join(dir, 'stock.csv'), 'sku,quantity\nA,1\n');
+  openStore(join(dir, 'store.db')).close(); // status shows a store, it never creates one
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

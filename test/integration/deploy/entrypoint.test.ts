@@ -1,7 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { createMetrics, startOpsServer } from '../../../src/server/index.js';
+import { openStore } from '../../../src/store/index.js';
 import {
   HEALTHCHECK,
   createWorkspace,
@@ -74,6 +77,8 @@ describe('docker-entrypoint.sh loop', { timeout: 60_000 }, () => {
     expect(epoch).toBeGreaterThanOrEqual(startedAt);
     expect(epoch).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
 
+    // the loop marks itself, so that the HEALTHCHECK script checks the heartbeat, not /healthz
+    expect(readFileSync(`${ws.heartbeat}.mode`, 'utf8')).toBe('loop\n');
     // the HEALTHCHECK script: healthy now, unhealthy when the heartbeat is stale or missing
     const healthy = healthcheck(ws);
     expect(healthy.out).toMatch(/^healthy: the last successful run finished \d+s ago \(limit 600s\)/);
@@ -193,9 +198,53 @@ describe('docker-entrypoint.sh loop', { timeout: 60_000 }, () => {
   });
 });
 
+/** Like healthcheck(), without blocking this process's event loop (the ops server under test runs in it). */
+function healthcheckAsync(
+  ws: Workspace,
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(HEALTHCHECK, [], {
+      env: { PATH: process.env.PATH, ERP_SYNC_HEARTBEAT: ws.heartbeat, ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', fail);
+    child.once('close', (code) => done({ code, out }));
+  });
+}
+
+describe('HEALTHCHECK of the daemon (no loop mark)', { timeout: 60_000 }, () => {
+  it("is healthy while the ops server's /healthz answers 200, unhealthy when nothing listens", async () => {
+    const ws = workspace('daemon-health');
+    const server = await startOpsServer({
+      host: '127.0.0.1',
+      port: 0,
+      metrics: createMetrics(),
+      readiness: async () => ({ ready: false, reasons: ['Redis is unreachable'] }),
+      queues: [],
+      logger: silentLogger(),
+    });
+    const url = `${server.url}/healthz`;
+    try {
+      // not ready (Redis away) is still healthy: restarting would not bring Redis back
+      const healthy = await healthcheckAsync(ws, { ERP_SYNC_HEALTH_URL: url });
+      expect(healthy.out).toMatch(new RegExp(`^healthy: ${url} answered 200 \\{"status":"ok"`));
+      expect(healthy.code).toBe(0);
+    } finally {
+      await server.close();
+    }
+    const down = await healthcheckAsync(ws, { ERP_SYNC_HEALTH_URL: url });
+    expect(down.out).toMatch(new RegExp(`^unhealthy: ${url}: ECONNREFUSED`));
+    expect(down.code).toBe(1);
+  });
+});
+
 describe('docker-entrypoint.sh ARGS', { timeout: 60_000 }, () => {
   it('runs any other sub-command as `erp-sync ARGS` and returns its exit code', async () => {
     const ws = workspace('passthrough');
+    openStore(ws.storePath).close(); // status shows a store; it never creates one
     const status = startEntrypoint(['status', '--json'], loopEnv(ws));
     const result = await status.exited;
     expect(status.stderr()).toBe('');

@@ -28,3 +28,18 @@ describe('deploy shell scripts', () => {
     }
   });
 });
+
+// The CI scripts run under bash on the CI machine.
+describe('CI scripts', () => {
+  it('are shellcheck-clean as bash (warnings and errors) and executable', () => {
+    const scripts = ['.ci/run', '.ci/test-node'];
+    const result = spawnSync('shellcheck', ['--shell=bash', '--severity=warning', ...scripts], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    });
+    if (result.error) throw result.error;
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    for (const script of scripts) expect(statSync(join(PROJECT_ROOT, script)).mode & 0o111).toBe(0o111);
+  });
+});

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from '../../support/cli.js';
 // holds the units, the system's own units (sysinit.target, timers.target, ...) and a stand-in
 // executable at the ExecStart path, so that verify checks everything it would on a real host.
 
-const UNITS = ['erp-sync.service', 'erp-sync.timer'];
+const UNITS = ['erp-sync.service', 'erp-sync-once.service', 'erp-sync-once.timer'];
 const roots: string[] = [];
 afterAll(() => {
   for (const root of roots) rmSync(root, { recursive: true, force: true });
@@ -54,12 +54,8 @@ describe('systemd units', () => {
     expect(result.code).not.toBe(0);
   });
 
-  it('run run-once as a oneshot under a dedicated user, hardened, every minute with catch-up', () => {
-    const service = unit('erp-sync.service');
-    expect(service).toMatch(/^Type=oneshot$/m);
-    expect(service).toMatch(
-      /^ExecStart=\/usr\/local\/bin\/erp-sync run-once --config \/etc\/erp-sync\/config\.yaml$/m,
-    );
+  /** The hardening both services share (an identical block in each), and the store/ERP paths it allows. */
+  function expectHardened(service: string): void {
     expect(service).toMatch(/^EnvironmentFile=\/etc\/erp-sync\/env$/m);
     expect(service).toMatch(/^User=erp-sync$/m);
     for (const setting of [
@@ -67,6 +63,9 @@ describe('systemd units', () => {
       'ProtectSystem=strict',
       'PrivateTmp=yes',
       'ProtectHome=yes',
+      'CapabilityBoundingSet=',
+      'SystemCallFilter=@system-service',
+      'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX',
     ]) {
       expect(service).toMatch(new RegExp(`^${setting}$`, 'm'));
     }
@@ -83,12 +82,41 @@ describe('systemd units', () => {
     const writable = /^ReadWritePaths=(.+)$/m.exec(service)?.[1]?.split(/\s+/) ?? [];
     expect(config.erp.type).toBe('file');
     expect(writable).toContain(config.erp.type === 'file' ? config.erp.path : undefined);
+  }
 
-    const timer = unit('erp-sync.timer');
+  const hardeningOf = (service: string): string => service.slice(service.indexOf('# Hardening.'));
+
+  it('run the daemon as a long-running service that restarts on failure, hardened', () => {
+    const service = unit('erp-sync.service');
+    expect(service).toMatch(/^Type=exec$/m);
+    expect(service).toMatch(
+      /^ExecStart=\/usr\/local\/bin\/erp-sync start --config \/etc\/erp-sync\/config\.yaml$/m,
+    );
+    expect(service).toMatch(/^Restart=on-failure$/m);
+    expect(service).toMatch(/^RestartSec=5s$/m);
+    // a configuration error is not retried in a loop
+    expect(service).toMatch(/^RestartPreventExitStatus=64 65 78$/m);
+    // stopping leaves room for the daemon's own 30 s shutdown grace
+    expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(service)?.[1])).toBeGreaterThan(30);
+    expect(service).toMatch(/^KillSignal=SIGTERM$/m);
+    expect(service).toMatch(/^WantedBy=multi-user\.target$/m);
+    expectHardened(service);
+  });
+
+  it('keep run-once as a oneshot every minute with catch-up, hardened the same way', () => {
+    const service = unit('erp-sync-once.service');
+    expect(service).toMatch(/^Type=oneshot$/m);
+    expect(service).toMatch(
+      /^ExecStart=\/usr\/local\/bin\/erp-sync run-once --config \/etc\/erp-sync\/config\.yaml$/m,
+    );
+    expectHardened(service);
+    expect(hardeningOf(service)).toBe(hardeningOf(unit('erp-sync.service')).split('\n[Install]')[0]);
+
+    const timer = unit('erp-sync-once.timer');
     expect(timer).toMatch(/^OnCalendar=\*-\*-\* \*:\*:00$/m);
     expect(timer).toMatch(/^Persistent=true$/m);
     expect(timer).toMatch(/^AccuracySec=1s$/m);
-    expect(timer).toMatch(/^Unit=erp-sync\.service$/m);
+    expect(timer).toMatch(/^Unit=erp-sync-once\.service$/m);
     const calendar = spawnSync('systemd-analyze', ['calendar', '--iterations=2', '*-*-* *:*:00'], {
       encoding: 'utf8',
       env: { ...process.env, TZ: 'UTC' },

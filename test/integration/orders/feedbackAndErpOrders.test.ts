@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
-import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/feedback.js';
 import { runErpOrders } from '../../../src/sync/erpOrders.js';
 import { runOrders } from '../../../src/sync/orders.js';

@@ -1,7 +1,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { runErpOrders } from '../../../src/sync/erpOrders.js';
 import { runFeedback } from '../../../src/sync/feedback.js';
 import { runOrders } from '../../../src/sync/orders.js';

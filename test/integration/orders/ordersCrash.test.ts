@@ -3,7 +3,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
-import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { fileExists } from '../../../src/erp/file/orders/atomicFile.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { orderRepositoriesOf } from '../../../src/store/orderRepositories.js';
+import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { runOrders } from '../../../src/sync/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';

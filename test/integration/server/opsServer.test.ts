@@ -1,5 +1,10 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
 import {
@@ -222,5 +227,54 @@ describe('ops server', () => {
     expect(await response.text()).toContain('erp_sync_queue_jobs{queue="broken",state="waiting"} 7');
     expect(performance.now() - started).toBeLessThan(5_000);
     await broken.close();
+  });
+});
+
+describe('ops server output never carries secrets', () => {
+  it('shows no Redis password in the dashboard API (stats, queues, workers) nor in /metrics', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ops-redis-'));
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const secret = `redis-secret-${randomUUID()}`;
+    const redisServer = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--requirepass', secret],
+      { stdio: 'ignore' },
+    );
+    const connection = { host: '127.0.0.1', port, password: secret, maxRetriesPerRequest: null };
+    const guarded = new Queue('stock', { connection, prefix });
+    const worker = new Worker('stock', async () => undefined, { connection, prefix, autorun: false });
+    // until redis-server listens, the connections retry (and say so)
+    guarded.on('error', () => {});
+    worker.on('error', () => {});
+    try {
+      await guarded.waitUntilReady();
+      await worker.waitUntilReady();
+      await guarded.add('push', { items: 3 });
+      const server = await start({ queues: [guarded] });
+      const bodies: string[] = [];
+      for (const path of [
+        '/queues',
+        '/queues/api/redis/stats',
+        '/queues/api/queues?activeQueue=stock&status=latest&page=1',
+        '/queues/api/queues/stock/workers',
+        '/metrics',
+      ]) {
+        const response = await fetch(`${server.url}${path}`);
+        expect(response.status, path).toBe(200);
+        bodies.push(await response.text());
+      }
+      expect(bodies.join('\n')).toContain('"name":"stock"');
+      for (const body of bodies) expect(body).not.toContain(secret);
+    } finally {
+      await worker.close();
+      await guarded.close();
+      redisServer.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -13,6 +13,16 @@ afterEach(async () => {
 });
 
 describe('catalog pipeline against the sandbox', () => {
+  it('a dry run reads the catalog but applies and stores nothing', async () => {
+    harness = await createHarness({ seed: 'demo' });
+    const ctx = await harness.context();
+    const dry = await runCatalog(ctx, { full: false, dryRun: true });
+    expect(dry.read).toBeGreaterThanOrEqual(200);
+    expect(dry.applied).toBe(0);
+    expect(ctx.store.productLinks.count()).toBe(0);
+    expect(ctx.store.cursors.get(CATALOG_CURSOR)).toBeNull();
+  });
+
   it('links every product and variant, and a rescan handles nothing twice', async () => {
     // An overlap wider than the seed's history: the second scan re-reads every product.
     harness = await createHarness({

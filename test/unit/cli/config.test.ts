@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.js';
 import { runCli, STACK_TRACE } from '../../support/cli.js';
@@ -26,13 +26,19 @@ describe('configuration loading', () => {
       env: { CMS_BASE_URL: URL, CMS_API_KEY: KEY },
     });
     expect(config.api).toMatchObject({ baseUrl: URL, apiKey: KEY, timeoutMs: 15_000, retries: 5 });
-    expect(config.erp).toMatchObject({ type: 'file', path: './data/erp', delimiter: 'auto', archive: false });
+    // Its paths are relative to its folder: the project's data/ folder.
+    expect(config.erp).toMatchObject({
+      type: 'file',
+      path: resolve('data/erp'),
+      delimiter: 'auto',
+      archive: false,
+    });
     expect(config.sync).toMatchObject({
       batchSize: 500,
       concurrency: 4,
       safetyBuffer: { units: 0, rules: [] },
     });
-    expect(config.store.path).toBe('./data/erp-sync.db');
+    expect(config.store.path).toBe(resolve('data/erp-sync.db'));
   });
 
   it('loads the shipped deployment configurations too', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderLink } from '../../../src/store/orderLinks.js';
+import type { OrderLink } from '../../../src/store/OrderLinkRepository.js';
 import { statusReached, stepNote, stepsTowards } from '../../../src/sync/lifecycleWalk.js';
 import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
 import { nextOrderChange, toOrderChange } from '../../../src/sync/orderChanges.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { nextAttemptDelayMs } from '../../../src/store/parkedOrders.js';
+import { nextAttemptDelayMs } from '../../../src/store/ParkedOrderRepository.js';
 
 let store: Store;
 beforeEach(() => {

@@ -63,4 +63,21 @@ describe('rejects', () => {
     expect(store.rejects.list({ pipeline: 'stock' }).map((r) => r.key)).toEqual(['B']);
     expect(store.rejects.countOpen('prices')).toBe(1);
   });
+
+  it('lists in reading order, numbers as numbers: stock.csv:2 before stock.csv:10', async () => {
+    // Recorded one by one, line 10 last: newest-first alone would list it first.
+    for (const line of [2, 3, 10]) {
+      store.rejects.record({
+        pipeline: 'stock',
+        key: `SKU-${line}`,
+        reason: 'bad',
+        source: { file: 'stock.csv', line },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    store.rejects.record({ pipeline: 'orders', key: '10', reason: 'bad' });
+    store.rejects.record({ pipeline: 'orders', key: '9', reason: 'bad' });
+    const where = store.rejects.list().map((r) => `${r.pipeline} ${r.source?.line ?? r.key}`);
+    expect(where).toEqual(['orders 9', 'orders 10', 'stock 2', 'stock 3', 'stock 10']);
+  });
 });

@@ -91,7 +91,7 @@ describe('rejects and links listings', () => {
         `erp-sync: store_failure: no store at ${missing}: nothing has run with this store.path yet, or the path is wrong\n`,
       );
       expect(existsSync(join(dir, 'typo'))).toBe(false);
-      expect(badLimit.code).toBe(1);
+      expect(badLimit.code).toBe(64); // a usage error
       expect(badLimit.stderr).toMatch(
         /^error: option '--limit <n>' argument '0' is invalid\. must be a whole number/,
       );

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { openStore, processIdentity, type Store } from '../../../src/store/index.js';
 import { acquireLease, LeaseBusyError, LeaseLostError } from '../../../src/sync/lease.js';
 
 let store: Store | undefined;
@@ -31,6 +31,30 @@ describe('pipeline lease', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(store.leases.holder('sync:stock')?.owner).toBe(lease.owner);
     lease.release();
+  });
+
+  it("takes over a crashed holder's lease when a new process now has its PID (start time differs)", async () => {
+    store = openStore(':memory:');
+    // A live process stands for the new one that got the dead holder's PID.
+    const reused = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], { stdio: 'ignore' });
+    try {
+      const pid = reused.pid!;
+      const [host, , start] = processIdentity(pid).split(':');
+      expect(start).toMatch(/^\d+$/);
+      const crashedOwner = `${host}:${pid}:${Number(start) - 1000}:crashed`;
+      expect(store.leases.acquire('sync:stock', crashedOwner, 60_000)).toBe(true);
+      const lease = await acquireLease(store, 'sync:stock', { ttlMs: 10_000, waitMs: 2_000, pollMs: 20 });
+      expect(store.leases.holder('sync:stock')?.owner).toBe(lease.owner);
+      lease.release();
+
+      // The same PID with its own start time is the holder alive: the lease is not taken.
+      expect(store.leases.acquire('sync:stock', `${processIdentity(pid)}:alive`, 60_000)).toBe(true);
+      await expect(
+        acquireLease(store, 'sync:stock', { ttlMs: 10_000, waitMs: 100, pollMs: 20 }),
+      ).rejects.toBeInstanceOf(LeaseBusyError);
+    } finally {
+      reused.kill('SIGKILL');
+    }
   });
 
   it('stops a run whose lease another run took after it expired', async () => {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../src/config.js';
 
@@ -16,5 +17,10 @@ describe('the SQL example configurations', () => {
     expect(config.erp.client).toBe(client);
     expect(Object.keys(config.erp.queries).sort()).toEqual([...queries].sort());
     expect(config.erp.connection.password).toBe('pw');
+  });
+
+  it("resolves a SQLite file against the configuration file's folder, like every path there", () => {
+    const config = loadConfig({ file: 'config/sql-sqlite.example.yaml', env });
+    expect(config.erp.type === 'sql' && config.erp.connection.filename).toBe(resolve('data/erp.sqlite'));
   });
 });

@@ -1,9 +1,9 @@
 import type { Database } from 'better-sqlite3';
-import { AppliedEventRepository } from './appliedEvents.js';
-import { OrderLinkRepository } from './orderLinks.js';
-import { OrderSeenRepository } from './orderSeen.js';
-import { OutgoingOrderRepository } from './outgoingOrders.js';
-import { ParkedOrderRepository } from './parkedOrders.js';
+import { AppliedEventRepository } from './AppliedEventRepository.js';
+import { OrderLinkRepository } from './OrderLinkRepository.js';
+import { OrderSeenRepository } from './OrderSeenRepository.js';
+import { OutgoingOrderRepository } from './OutgoingOrderRepository.js';
+import { ParkedOrderRepository } from './ParkedOrderRepository.js';
 
 /** The order pipelines' part of the store (tables of ORDERS_MIGRATION). */
 export interface OrderRepositories {
