@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
-import { ProductCreateRepository } from './productCreates.js';
-import { ProductFingerprintRepository } from './productFingerprints.js';
+import { ProductCreateRepository } from './ProductCreateRepository.js';
+import { ProductFingerprintRepository } from './ProductFingerprintRepository.js';
 
 /** The products pipeline's part of the store (tables of PRODUCTS_MIGRATION). */
 export interface ProductRepositories {

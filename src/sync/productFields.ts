@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ProductCreateInput } from '../api/inputs.js';
 import type { ProductsConfig } from '../config.js';
 import type { ProductRecord } from '../domain/records.js';
-import type { FieldFingerprints } from '../store/productFingerprints.js';
+import type { FieldFingerprints } from '../store/ProductFingerprintRepository.js';
 
 /** Writable product fields as the API spells them; each is its own fingerprinted field group. */
 export type ProductWire = Omit<ProductCreateInput, 'name' | 'type'> & { name?: string };

@@ -17,7 +17,7 @@ import {
   type Reject,
   type RecordSource,
 } from '../domain/records.js';
-import type { FieldFingerprints } from '../store/productFingerprints.js';
+import type { FieldFingerprints } from '../store/ProductFingerprintRepository.js';
 import { batches } from './batches.js';
 import { createPool } from './pool.js';
 import {
