@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
 import { fileConfigSchema } from './erp/file/fileConfigSchema.js';
+import { trytonConfigSchema } from './erp/tryton/trytonConfigSchema.js';
 import { checkedSqlErpConfigSchema } from './erp/sql/sqlConfigSchema.js';
+import { daemonConfigShape } from './queue/daemonConfigSchema.js';
 
 /**
  * The one place that reads the configuration file and process.env. Everything else receives
@@ -53,7 +55,11 @@ const apiSchema = z.strictObject({
 });
 
 /** One schema per ERP adapter, each owned by its adapter (src/erp/<kind>/<kind>ConfigSchema.ts). */
-const erpSchema = z.discriminatedUnion('type', [fileConfigSchema, checkedSqlErpConfigSchema]);
+const erpSchema = z.discriminatedUnion('type', [
+  fileConfigSchema,
+  checkedSqlErpConfigSchema,
+  trytonConfigSchema,
+]);
 
 const safetyRuleSchema = z.strictObject({
   pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
@@ -186,6 +192,7 @@ export const configSchema = z.strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .default({ level: 'info' }),
+  ...daemonConfigShape,
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -212,20 +219,33 @@ export interface LoadConfigOptions {
   overrides?: Record<string, unknown>;
 }
 
-const ENV_KEYS: { env: string; path: string[]; parse?: (value: string) => unknown }[] = [
+const ENV_KEYS: {
+  env: string;
+  path: string[];
+  parse?: (value: string) => unknown;
+  /** Only for configurations this holds for (a key another `erp.type` does not have). */
+  when?: (raw: Record<string, unknown>) => boolean;
+}[] = [
   { env: 'CMS_BASE_URL', path: ['api', 'baseUrl'] },
   { env: 'CMS_API_KEY', path: ['api', 'apiKey'] },
   { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
+  { env: 'TRYTON_PASSWORD', path: ['erp', 'password'], when: (raw) => erpType(raw) === 'tryton' },
+  { env: 'REDIS_URL', path: ['redis', 'url'] },
 ];
+
+function erpType(raw: Record<string, unknown>): unknown {
+  return isPlainObject(raw.erp) ? raw.erp.type : undefined;
+}
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const file = options.file ?? env.ERP_SYNC_CONFIG;
   const raw: Record<string, unknown> = file ? resolvePaths(readYamlFile(file), dirname(resolve(file))) : {};
   refusePasswordInFile(raw, file);
-  for (const { env: name, path, parse } of ENV_KEYS) {
+  for (const { env: name, path, parse, when } of ENV_KEYS) {
     const value = env[name];
+    if (when && !when(raw)) continue;
     if (value !== undefined && value !== '') setPath(raw, path, parse ? parse(value) : value);
   }
   const erp = raw.erp;

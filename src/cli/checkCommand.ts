@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
+import { checkRedis } from '../queue/checkRedis.js';
 import { openStore } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
 import { accountIdentity, sameAccount } from '../sync/storeAccount.js';
@@ -74,6 +75,7 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
   }
 
   lines.push(checkStore(config, account));
+  lines.push({ what: 'Redis (daemon queues)', ...(await checkRedis(config.redis)) });
   return lines;
 }
 
@@ -105,7 +107,7 @@ function checkStore(config: Config, account: ApiAccount | undefined): CheckLine 
 export function registerCheckCommand(program: Command): void {
   program
     .command('check')
-    .description('check the configuration, the API key (GET /account), the ERP and the store')
+    .description('check the configuration, the API key (GET /account), the ERP, the store and Redis')
     .option('--json', 'print as JSON', false)
     .action(async (flags: { json: boolean }, command: Command) => {
       const lines = await runChecks(command.optsWithGlobals<{ config?: string }>().config);

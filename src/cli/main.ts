@@ -7,6 +7,9 @@ import { registerStatusCommand } from './statusCommand.js';
 import { registerCheckCommand } from './checkCommand.js';
 import { registerDemoCommand } from './demoCommand.js';
 import { registerErpCommand } from './erpCommand.js';
+import { registerStartCommand } from './startCommand.js';
+import { registerSyncCommand } from './syncCommand.js';
+import { registerJobsCommand } from './jobsCommand.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { VERSION } from '../version.js';
 import { EXIT_USAGE, exitCodeOf } from './exitCodes.js';
@@ -29,6 +32,9 @@ registerStatusCommand(program);
 registerCheckCommand(program);
 registerDemoCommand(program);
 registerErpCommand(program);
+registerStartCommand(program);
+registerSyncCommand(program);
+registerJobsCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
 import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
 import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
-import { storePathOf } from './ordersCommand.js';
+import { formatDaemonStatus } from './formatDaemonStatus.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
 export interface StatusReport {
@@ -33,6 +35,8 @@ export interface StatusReport {
     erpOrders: Record<string, number>;
   };
   cursors: { name: string; value: string; updatedAt: string }[];
+  /** Queues, pause, schedules and lag of the daemon (Redis may be unreachable: then says so). */
+  daemon?: DaemonStatus;
 }
 
 export function buildStatusReport(store: Store): StatusReport {
@@ -137,13 +141,20 @@ export function registerStatusCommand(program: Command): void {
     .command('status')
     .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
     .option('--json', 'print the report as JSON', false)
-    .action((flags: { json: boolean }, command: Command) => {
+    .action(async (flags: { json: boolean }, command: Command) => {
+      const config = loadConfig({
+        file: command.optsWithGlobals<{ config?: string }>().config,
+        overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-status' } },
+      });
       // Looking never creates a store: a mistyped path would show an empty one.
-      const store = openStore(storePathOf(command), { mustExist: true });
+      const store = openStore(config.store.path, { mustExist: true });
       try {
         const report = buildStatusReport(store);
+        report.daemon = await buildDaemonStatus(config, store);
         process.stdout.write(
-          flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatusReport(report),
+          flags.json
+            ? `${JSON.stringify(report, null, 2)}\n`
+            : formatStatusReport(report) + formatDaemonStatus(report.daemon),
         );
       } finally {
         store.close();

@@ -24,10 +24,13 @@ export const ERROR_CATALOGUE = {
   client_validation: { retryable: false, fatal: false },
   // ERP side
   erp_unavailable: { retryable: true, fatal: false },
+  erp_auth: { retryable: false, fatal: true },
   erp_rejected: { retryable: false, fatal: false },
   erp_parse: { retryable: false, fatal: false },
   /** A query or statement of the integrator's that the ERP database refuses for good (SQL adapter). */
   erp_query: { retryable: false, fatal: false },
+  // Redis (the daemon's queues)
+  redis_unavailable: { retryable: true, fatal: false },
   // local store
   store_failure: { retryable: false, fatal: true },
   store_account_mismatch: { retryable: false, fatal: true },

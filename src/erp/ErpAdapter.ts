@@ -8,6 +8,7 @@ import type {
 } from '../domain/orders.js';
 import type { ErpCapabilities } from './ErpCapabilities.js';
 import type { ErpRead, ReadReceipt } from './ErpRead.js';
+import type { ErpChange, ErpWatch } from './ErpWatch.js';
 
 export interface ImportResult {
   erpRef: string;
@@ -80,6 +81,15 @@ export interface ErpAdapter {
   outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>>;
   /** Tells the ERP which platform order its order (as outgoingOrders yielded it) became. */
   recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void>;
+
+  /**
+   * Optional: reports each completed change in the ERP (a new export, an events drop) as soon as
+   * it is seen, so that the daemon runs the pipeline that reads it at once instead of at the next
+   * cron tick. Only a trigger: the run reads as a scheduled one does, so a missed report costs
+   * only the wait until the schedule. Resolves once watching; adapters without it keep their
+   * schedule alone.
+   */
+  watch?(onChange: (change: ErpChange) => void): Promise<ErpWatch>;
 
   check(): Promise<AdapterCheck>;
   close(): Promise<void>;

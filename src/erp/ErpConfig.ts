@@ -1,4 +1,5 @@
 import type { FileErpConfig } from './file/fileConfigSchema.js';
+import type { TrytonErpConfig } from './tryton/trytonConfigSchema.js';
 import type { SqlErpConfig } from './sql/sqlConfigSchema.js';
 
 /**
@@ -6,4 +7,4 @@ import type { SqlErpConfig } from './sql/sqlConfigSchema.js';
  * own schema (src/erp/<kind>/<kind>ConfigSchema.ts). src/config.ts composes the same schemas
  * into its `erp` union; the compiler checks that the two agree where the adapter is created.
  */
-export type ErpConfig = FileErpConfig | SqlErpConfig;
+export type ErpConfig = FileErpConfig | SqlErpConfig | TrytonErpConfig;

@@ -16,6 +16,10 @@ export async function createErpAdapter(config: ErpConfig, logger: Logger): Promi
       const { SqlErpAdapter } = await import('./sql/SqlErpAdapter.js');
       return new SqlErpAdapter(config, logger.child({ module: 'erp-sql' }));
     }
+    case 'tryton': {
+      const { TrytonErpAdapter } = await import('./tryton/TrytonErpAdapter.js');
+      return new TrytonErpAdapter(config, logger.child({ module: 'erp-tryton' }));
+    }
   }
 }
 

@@ -28,6 +28,8 @@ export interface Sandbox {
   keys: DemoKeys;
   requestLog: { entries(): RequestLogEntry[]; clear(): void };
   setFaults(spec: string | null): void;
+  /** Revokes (or restores) an API key at runtime, as an account owner would in the platform's UI. */
+  setKeyRevoked(key: string, revoked: boolean): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +80,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys: { ...DEMO_KEYS },
     requestLog: { entries: () => log.entries(), clear: () => log.clear() },
     setFaults: (spec) => gate.setFaults(spec),
+    setKeyRevoked: (key, revoked) => {
+      db.prepare('UPDATE api_keys SET revoked = ? WHERE key = ?').run(revoked ? 1 : 0, key);
+      auth.forget(key);
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -36,6 +36,7 @@ export class RunRepository {
   readonly #recent: Statement<[number], RunRow>;
   readonly #last: Statement<[string], RunRow>;
   readonly #get: Statement<[number], RunRow>;
+  readonly #lastOk: Statement<[string], RunRow>;
 
   constructor(db: Database) {
     this.#start = db.prepare(
@@ -51,6 +52,9 @@ export class RunRepository {
     this.#recent = db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?');
     this.#last = db.prepare('SELECT * FROM runs WHERE pipeline = ? ORDER BY id DESC LIMIT 1');
     this.#get = db.prepare('SELECT * FROM runs WHERE id = ?');
+    this.#lastOk = db.prepare(
+      `SELECT * FROM runs WHERE pipeline = ? AND status = 'ok' ORDER BY id DESC LIMIT 1`,
+    );
   }
 
   start(pipeline: string, options: object = {}): number {
@@ -87,6 +91,12 @@ export class RunRepository {
 
   last(pipeline: string): SyncRun | undefined {
     const row = this.#last.get(pipeline);
+    return row ? toRun(row) : undefined;
+  }
+
+  /** The latest run that ended without error (the daemon's lag is measured from it). */
+  lastOk(pipeline: string): SyncRun | undefined {
+    const row = this.#lastOk.get(pipeline);
     return row ? toRun(row) : undefined;
   }
 

@@ -1,5 +1,6 @@
 import { toPlatformOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
+import { isErpSyncError } from '../domain/errors.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { OrderLink } from '../store/OrderLinkRepository.js';
@@ -36,7 +37,22 @@ export async function deliverOrderChanges(
   pending = nextOrderChange(state, latest);
   while (pending) {
     if (!state.pendingChange) links.setPendingChange(state.platformOrderId, pending);
-    await ctx.erp.updateOrder(order, toOrderChange(state, pending));
+    try {
+      await ctx.erp.updateOrder(order, toOrderChange(state, pending));
+    } catch (error) {
+      // The ERP answered no (e.g. a sale already shipping cannot be cancelled): final, not retried.
+      // The refusal is a reject a person sees; the change is done with, so it is not delivered again.
+      if (!isErpSyncError(error) || error.code !== 'erp_rejected') throw error;
+      ctx.store.rejects.record({
+        pipeline: 'orders',
+        key: String(state.platformOrderId),
+        reason: `the ERP refused the change to ${pending.status ?? pending.paymentStatus}: ${error.message}`,
+      });
+      ctx.logger.warn(
+        { orderId: state.platformOrderId, seq: pending.seq, err: error.message },
+        'order change refused by the ERP',
+      );
+    }
     links.commitChange(state.platformOrderId, pending);
     delivered += 1;
     ctx.logger.info(

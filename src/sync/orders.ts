@@ -21,11 +21,22 @@ const SWEEP_CURSOR = 'orders.updates.swept_at';
  * each once through the adapter, retry parked orders that are due, and deliver changes of
  * imported orders (cancelled, paid, returned) to the ERP once per change.
  */
-export function runOrders(ctx: SyncContext, options: RunOptions): Promise<RunSummary> {
-  return runInFrame('orders', ctx, options, pollOrders);
+export function runOrders(
+  ctx: SyncContext,
+  options: RunOptions,
+  importer: OrderImporter = importQueued,
+): Promise<RunSummary> {
+  return runInFrame('orders', ctx, options, (run) => pollOrders(run, importer));
 }
 
-async function pollOrders(run: PipelineRun): Promise<void> {
+/**
+ * How a run imports the queued orders and the parked ones due for a retry (ids, queued first;
+ * `listed`: the orders whose list record is the whole order, imported without a GET): inline by
+ * default; a daemon's poll job hands each to an import job instead.
+ */
+export type OrderImporter = (run: PipelineRun, ids: number[], listed: Map<number, ApiOrder>) => Promise<void>;
+
+async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
   const { scan, skipped, unreadable } = await discoverOrders(ctx, {
@@ -43,7 +54,7 @@ async function pollOrders(run: PipelineRun): Promise<void> {
   }
   countExtra(summary, 'skipped', skipped);
 
-  await importQueued(run, listedInFull(scan.unseen));
+  await importer(run, ordersToImport(ctx), listedInFull(scan.unseen));
 
   // Changes of imported orders met on the pages just read cost no extra list request (and no
   // GET when the list carries the whole order).
@@ -133,9 +144,8 @@ function listedInFull(unseen: readonly ListedRecord[]): Map<number, ApiOrder> {
   return out;
 }
 
-/** Imports the queued orders and the parked ones due for a retry, a few at once. */
-async function importQueued(run: PipelineRun, listed: Map<number, ApiOrder>): Promise<void> {
-  const { ctx, options, summary, lease } = run;
+/** The queued orders, then the parked ones due for a retry. */
+function ordersToImport(ctx: SyncContext): number[] {
   const repos = orderRepositoriesOf(ctx.store);
   const queued = repos.seen.queued();
   const queuedSet = new Set(queued);
@@ -143,13 +153,19 @@ async function importQueued(run: PipelineRun, listed: Map<number, ApiOrder>): Pr
     .due()
     .map((p) => p.platformOrderId)
     .filter((id) => !queuedSet.has(id));
+  return [...queued, ...due];
+}
+
+/** Imports the orders, a few at once. */
+async function importQueued(run: PipelineRun, ids: number[], listed: Map<number, ApiOrder>): Promise<void> {
+  const { ctx, options, summary, lease } = run;
   const pool = createPool(ctx.config.orders.concurrency);
   const tally = (outcome: ImportOutcome) => {
     countExtra(summary, outcome);
     if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
     if (outcome === 'parked') summary.rejected += 1;
   };
-  for (const id of [...queued, ...due]) {
+  for (const id of ids) {
     if (options.signal?.aborted) break;
     await pool.submit(async () => {
       lease.assertHeld();

@@ -4,6 +4,7 @@ import { describeRecordsContract } from './recordsContract.js';
 
 export * from './contractData.js';
 export type { ContractSetUp, ContractSource } from './contractSource.js';
+export { describeOrderImportContract } from './ordersContract.js';
 
 /**
  * The contract every ERP adapter passes, one call per adapter and configuration: records read

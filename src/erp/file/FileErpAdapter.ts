@@ -12,6 +12,7 @@ import { ErpSyncError } from '../../domain/errors.js';
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
+import type { ErpChange, ErpWatch } from '../ErpWatch.js';
 import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { archiveFile } from './archiveFile.js';
@@ -23,6 +24,7 @@ import { readInput } from './openInput.js';
 import { FileOrderExchange } from './orders/FileOrderExchange.js';
 import { toErpRows, type OpenedInput } from './toErpRows.js';
 import { waitUntilStable } from './waitUntilStable.js';
+import { watchDropFolder } from './watchDropFolder.js';
 
 /** A read's receipt: the file read, so that commit() archives that file and not one renamed over it since. */
 interface ReadFile {
@@ -128,6 +130,11 @@ export class FileErpAdapter implements ErpAdapter {
         remember,
       ),
     };
+  }
+
+  /** Reports completed drops in the folder (see watchDropFolder). */
+  watch(onChange: (change: ErpChange) => void): Promise<ErpWatch> {
+    return watchDropFolder(this.config, onChange, this.logger);
   }
 
   /** After a successful run: moves the file read into DIR/archive/ (a receipt exists only with `archive` on). */

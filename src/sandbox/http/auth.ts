@@ -68,6 +68,11 @@ export class Authenticator {
     return row;
   }
 
+  /** Drops a key's cached row (after it was revoked or restored). */
+  forget(key: string): void {
+    this.keys.delete(key);
+  }
+
   /** Which demo key (by label) the request carries, for the request log; null if none or unknown. */
   labelOf(headers: IncomingHttpHeaders): KeyLabel | null {
     const { key } = presentedKey(headers);

@@ -1,0 +1,176 @@
+import cliProgress from 'cli-progress';
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { SCHEDULED_PIPELINES } from '../queue/daemonConfigSchema.js';
+import { enqueueRun } from '../queue/enqueueRun.js';
+import type { PipelineName } from '../queue/jobTypes.js';
+import { readPauseState } from '../queue/pauseController.js';
+import { openQueueClient } from '../queue/queueClient.js';
+import { readRunJob, type RunJobView } from '../queue/readRunJob.js';
+import { formatSummaryTable } from '../sync/summary.js';
+import type { RunSummary } from '../sync/types.js';
+import { runOnce } from './runOnceCommand.js';
+
+export interface SyncOptions {
+  configFile?: string;
+  target: string;
+  full: boolean;
+  wait: boolean;
+  json: boolean;
+  inline: boolean;
+}
+
+const POLL_MS = 300;
+
+/** `erp-sync sync <pipeline|all>`: enqueues a run in the running daemon (or runs it inline). Returns the exit code. */
+export async function syncCommand(options: SyncOptions): Promise<number> {
+  const pipelines: PipelineName[] =
+    options.target === 'all'
+      ? [...SCHEDULED_PIPELINES]
+      : SCHEDULED_PIPELINES.filter((name) => name === options.target);
+  if (pipelines.length === 0) {
+    process.stderr.write(
+      `erp-sync: unknown pipeline ${options.target}; one of ${SCHEDULED_PIPELINES.join(', ')} or all\n`,
+    );
+    return 64;
+  }
+  if (options.inline) {
+    return runOnce({
+      configFile: options.configFile,
+      only: pipelines,
+      full: options.full,
+      dryRun: false,
+      json: options.json,
+    });
+  }
+  const config = loadConfig({ file: options.configFile });
+  const client = await openQueueClient(config.redis);
+  try {
+    const runs = client.queue('runs');
+    const jobs: { pipeline: PipelineName; id: string }[] = [];
+    for (const pipeline of pipelines) {
+      const job = await enqueueRun(runs, pipeline, { trigger: 'manual', full: options.full });
+      jobs.push({ pipeline, id: job.id! });
+    }
+    if ((await runs.getWorkersCount()) === 0) {
+      process.stderr.write(
+        'erp-sync: no daemon is running on this Redis: the run waits until `erp-sync start` does\n',
+      );
+    }
+    const paused = await readPauseState(client.redis, client.prefix);
+    if (paused)
+      process.stderr.write(
+        `erp-sync: the daemon is paused (${paused.reason}): the run waits until it resumes\n`,
+      );
+    if (!options.wait) {
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ enqueued: jobs }, null, 2)}\n`
+          : jobs.map((job) => `enqueued ${job.pipeline}: job ${job.id}\n`).join(''),
+      );
+      return 0;
+    }
+    const views = await waitForRuns(runs, jobs, !options.json && Boolean(process.stderr.isTTY));
+    const summaries = views.map((view) => view.summary).filter((s): s is RunSummary => s !== null);
+    const failed = views.filter((view) => view.state !== 'completed' || view.summary?.error !== undefined);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({ jobs: views, summaries }, null, 2)}\n`);
+    } else {
+      if (summaries.length) process.stdout.write(`${formatSummaryTable(summaries)}\n`);
+      for (const view of failed)
+        process.stdout.write(
+          `job ${view.id} ${view.state}: ${
+            view.summary?.error
+              ? `${view.summary.error.code}: ${view.summary.error.message}`
+              : (view.failedReason ?? 'removed before it finished')
+          }\n`,
+        );
+    }
+    return failed.length ? 1 : 0;
+  } finally {
+    await client.close();
+  }
+}
+
+async function waitForRuns(
+  runs: Parameters<typeof readRunJob>[0],
+  jobs: { pipeline: PipelineName; id: string }[],
+  tty: boolean,
+): Promise<RunJobView[]> {
+  const bars = tty
+    ? new cliProgress.MultiBar(
+        {
+          format: '{pipeline} | {state} | read {read} | sent {sent} | applied {applied}/{sent}',
+          stream: process.stderr,
+          hideCursor: true,
+          noTTYOutput: true,
+        },
+        cliProgress.Presets.shades_classic,
+      )
+    : null;
+  const bar = new Map(
+    jobs.map((job) => [
+      job.id,
+      bars?.create(1, 0, {
+        pipeline: job.pipeline.padEnd(10),
+        state: 'waiting',
+        read: 0,
+        sent: 0,
+        applied: 0,
+      }),
+    ]),
+  );
+  const done = new Map<string, RunJobView>();
+  try {
+    while (done.size < jobs.length) {
+      for (const job of jobs) {
+        if (done.has(job.id)) continue;
+        const view = (await readRunJob(runs, job.id)) ?? {
+          id: job.id,
+          state: 'missing',
+          progress: null,
+          summary: null,
+          failedReason: null,
+        };
+        const progress = view.progress ?? view.summary ?? { read: 0, sent: 0, applied: 0 };
+        bar.get(job.id)?.update(0, {
+          state: view.state,
+          read: progress.read,
+          sent: progress.sent,
+          applied: progress.applied,
+        });
+        if (['completed', 'failed', 'missing'].includes(view.state)) done.set(job.id, view);
+      }
+      if (done.size < jobs.length) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } finally {
+    bars?.stop();
+  }
+  return jobs.map((job) => done.get(job.id)!);
+}
+
+export function registerSyncCommand(program: Command): void {
+  program
+    .command('sync')
+    .argument('<pipeline>', `${SCHEDULED_PIPELINES.join(', ')} or all`)
+    .description(
+      'enqueue a run in the running daemon (the manual resync); --inline runs it here without Redis',
+    )
+    .option('--full', 'ignore fingerprints and send everything', false)
+    .option('--wait', 'show progress and wait until the run is done (exit 1 if it failed)', false)
+    .option('--json', 'print JSON', false)
+    .option('--inline', 'run in this process without Redis, as run-once does', false)
+    .action(
+      async (
+        target: string,
+        flags: { full: boolean; wait: boolean; json: boolean; inline: boolean },
+        command: Command,
+      ) => {
+        process.exitCode = await syncCommand({
+          configFile: command.optsWithGlobals<{ config?: string }>().config,
+          target,
+          ...flags,
+        });
+      },
+    );
+}

@@ -1,0 +1,195 @@
+import type {
+  FeedbackResult,
+  OrderChange,
+  OrderEvent,
+  OutgoingOrder,
+  PlatformOrder,
+} from '../../domain/orders.js';
+import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import type { Logger } from '../../logger.js';
+import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
+import type { ErpCapabilities } from '../ErpCapabilities.js';
+import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
+import { describeError } from '../../domain/errors.js';
+import { readTrytonEvents } from './readTrytonEvents.js';
+import { readTrytonPrices } from './readTrytonPrices.js';
+import { readTrytonProducts } from './readTrytonProducts.js';
+import { readTrytonStock } from './readTrytonStock.js';
+import { TrytonClient } from './TrytonClient.js';
+import type { TrytonErpConfig } from './trytonConfigSchema.js';
+import { TrytonError } from './TrytonError.js';
+import { TrytonOrders } from './TrytonOrders.js';
+
+type StateKey = 'stock' | 'prices';
+
+interface Receipt {
+  key: StateKey;
+  next: string;
+}
+
+/**
+ * The ERP adapter for Tryton 6.0 over JSON-RPC. Stock and prices are read incrementally (stock
+ * moves, template write dates) since the last committed read's receipt, which the pipelines keep
+ * in the store and hand back (`stock(after)`);
+ * orders become sales whose reference is the platform order id; shipments done and invoices
+ * posted come back as events.
+ */
+export class TrytonErpAdapter implements ErpAdapter {
+  readonly kind = 'tryton';
+  readonly capabilities: ErpCapabilities;
+  readonly #rpc: TrytonClient;
+  #warehouseIds: number[] = [];
+  #orders: TrytonOrders | null = null;
+
+  constructor(
+    readonly config: TrytonErpConfig,
+    private readonly logger: Logger,
+  ) {
+    this.#rpc = new TrytonClient({
+      url: config.url,
+      database: config.database,
+      user: config.user,
+      password: config.password,
+      context: config.company === undefined ? {} : { company: config.company },
+      timeoutMs: config.timeoutMs,
+      logger,
+    });
+    this.capabilities = {
+      reads: {
+        stock: config.stock.incremental ? 'delta' : 'snapshot',
+        prices: config.prices.incremental ? 'delta' : 'snapshot',
+        products: 'snapshot',
+      },
+    };
+  }
+
+  /** Logs in, loads the user's context (company) and resolves the warehouse codes. */
+  async open(): Promise<void> {
+    await this.#rpc.login();
+    await this.#rpc.loadPreferences();
+    const codes = [...this.config.warehouses, this.config.orders.warehouse ?? this.config.warehouses[0]!];
+    const found = await this.#rpc.model<{ id: number; code: string }[]>('stock.location', 'search_read', [
+      [
+        ['type', '=', 'warehouse'],
+        ['code', 'in', [...new Set(codes)]],
+      ],
+      0,
+      null,
+      null,
+      ['code'],
+    ]);
+    const byCode = new Map(found.map((w) => [w.code, w.id]));
+    const missing = [...new Set(codes)].filter((code) => !byCode.has(code));
+    if (missing.length > 0) {
+      throw new TrytonError(
+        'config_invalid',
+        `erp.warehouses: no Tryton warehouse with the code ${missing.join(', ')}`,
+        {
+          missing,
+        },
+      );
+    }
+    this.#warehouseIds = this.config.warehouses.map((code) => byCode.get(code)!);
+    const orderWarehouse = byCode.get(this.config.orders.warehouse ?? this.config.warehouses[0]!)!;
+    this.#orders = new TrytonOrders(
+      this.#rpc,
+      { confirm: this.config.orders.confirm, warehouseId: orderWarehouse },
+      this.logger,
+    );
+  }
+
+  stock(after?: ReadReceipt | null): ErpRead<StockRecord> {
+    const { field, incremental, overlapSeconds } = this.config.stock;
+    return erpRead<StockRecord>((setReceipt) =>
+      readTrytonStock(
+        this.#rpc,
+        { warehouseIds: this.#opened().warehouseIds, field, overlapSeconds },
+        incremental ? checkpointOf(after, 'stock') : null,
+        (next) => next && setReceipt(receipt({ key: 'stock', next: next.toISOString() })),
+      ),
+    );
+  }
+
+  prices(after?: ReadReceipt | null): ErpRead<PriceRecord> {
+    const { incremental, overlapSeconds, addTaxes } = this.config.prices;
+    return erpRead<PriceRecord>((setReceipt) =>
+      readTrytonPrices(
+        this.#rpc,
+        { overlapSeconds, addTaxes },
+        incremental ? checkpointOf(after, 'prices') : null,
+        (next) => next && setReceipt(receipt({ key: 'prices', next: next.toISOString() })),
+      ),
+    );
+  }
+
+  products(): ErpRead<ProductRecord> {
+    return erpRead<ProductRecord>(() => readTrytonProducts(this.#rpc, this.config.prices.addTaxes));
+  }
+
+  /** Nothing to finish in Tryton: the pipelines keep the read's receipt and hand it to the next read. */
+  async commit(): Promise<void> {}
+
+  importOrder(order: PlatformOrder): Promise<ImportResult> {
+    return this.#opened().orders.importOrder(order);
+  }
+
+  updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
+    return this.#opened().orders.updateOrder(order, change);
+  }
+
+  orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
+    return readTrytonEvents(this.#rpc, checkpoint, this.config.orders.eventsOverlapSeconds);
+  }
+
+  /** Tryton's shipment and invoice already hold what the platform answered: nothing to write. */
+  async recordFeedback(result: FeedbackResult): Promise<void> {
+    this.logger.debug({ orderId: result.orderId, kind: result.kind }, 'feedback acknowledged');
+  }
+
+  /** Orders born in Tryton are not sent to the platform by this adapter. */
+  // eslint-disable-next-line require-yield
+  async *outgoingOrders(_checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
+    return;
+  }
+
+  async recordOutgoingOrder(_order: OutgoingOrder, _platformOrderId: number): Promise<void> {}
+
+  async check(): Promise<AdapterCheck> {
+    try {
+      if (!this.#orders) await this.open();
+      const skus = await this.#rpc.model<number>('product.product', 'search_count', [[['code', '!=', null]]]);
+      return {
+        ok: true,
+        details: `Tryton ${this.#rpc.endpoint} as ${this.config.user}: ${skus} products with a code, warehouses ${this.config.warehouses.join(', ')}`,
+      };
+    } catch (error) {
+      return { ok: false, details: `Tryton ${this.#rpc.endpoint}: ${describeError(error)}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#rpc.close();
+  }
+
+  #opened(): { warehouseIds: number[]; orders: TrytonOrders } {
+    if (!this.#orders) throw new TrytonError('internal', 'the Tryton adapter was used before open()');
+    return { warehouseIds: this.#warehouseIds, orders: this.#orders };
+  }
+}
+
+/** The checkpoint a receipt of this adapter carries for `key`; null for none (a full read). */
+function checkpointOf(after: ReadReceipt | null | undefined, key: StateKey): Date | null {
+  if (!after) return null;
+  try {
+    const parsed = JSON.parse(after) as Partial<Receipt>;
+    if (parsed.key !== key || typeof parsed.next !== 'string' || Number.isNaN(Date.parse(parsed.next)))
+      return null;
+    return new Date(parsed.next);
+  } catch {
+    return null;
+  }
+}
+
+function receipt(value: Receipt): ReadReceipt {
+  return asReadReceipt(JSON.stringify(value));
+}

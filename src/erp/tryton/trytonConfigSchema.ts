@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/**
+ * The Tryton adapter's slice of the configuration (`erp` with `type: tryton`). The password is
+ * never written in the file: src/config.ts fills `password` from env TRYTON_PASSWORD.
+ */
+export const trytonConfigSchema = z.strictObject({
+  type: z.literal('tryton'),
+  url: z.url().describe('Tryton server URL, e.g. http://127.0.0.1:8000/'),
+  database: z.string().min(1).describe('Tryton database name'),
+  user: z.string().min(1).default('admin'),
+  password: z.string().min(1).describe('Tryton password (env TRYTON_PASSWORD)'),
+  /** Company id; default: the user's current company. */
+  company: z.number().int().positive().optional(),
+  /** Warehouse codes (stock.location of type warehouse) whose stock is summed per SKU. */
+  warehouses: z.array(z.string().min(1)).min(1).default(['WH']),
+  timeoutMs: z.number().int().positive().default(30_000),
+  stock: z
+    .strictObject({
+      /** quantity: done moves only; forecast_quantity: also planned moves (confirmed sales). */
+      field: z.enum(['quantity', 'forecast_quantity']).default('forecast_quantity'),
+      /** Read only SKUs with stock moves changed since the last committed read. */
+      incremental: z.boolean().default(true),
+      /** Re-read this far before the checkpoint (Tryton stamps a row with its transaction's start). */
+      overlapSeconds: z.number().int().min(0).default(300),
+    })
+    .default({ field: 'forecast_quantity', incremental: true, overlapSeconds: 300 }),
+  prices: z
+    .strictObject({
+      incremental: z.boolean().default(true),
+      overlapSeconds: z.number().int().min(0).default(300),
+      /** list_price is net: push it with the product's customer taxes added (platform prices include VAT). */
+      addTaxes: z.boolean().default(true),
+    })
+    .default({ incremental: true, overlapSeconds: 300, addTaxes: true }),
+  orders: z
+    .strictObject({
+      /** Confirm the sale after quoting it (shipment and invoice follow Tryton's own rules). */
+      confirm: z.boolean().default(true),
+      /** Warehouse code the sales ship from; default: the first of `warehouses`. */
+      warehouse: z.string().min(1).optional(),
+      /** Orders events (shipped, invoiced) are re-read this far before the checkpoint. */
+      eventsOverlapSeconds: z.number().int().min(0).default(300),
+    })
+    .default({ confirm: true, eventsOverlapSeconds: 300 }),
+});
+
+export type TrytonErpConfig = z.infer<typeof trytonConfigSchema>;

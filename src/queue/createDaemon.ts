@@ -1,0 +1,246 @@
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { RunSummary, SyncContext } from '../sync/types.js';
+import { enqueueRun } from './enqueueRun.js';
+import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
+import { runJobByName } from './jobKinds.js';
+import type { JobRuntime } from './jobRuntime.js';
+import type { ImportPayload, PipelineName, PushPayload, QueueName, RunPayload } from './jobTypes.js';
+import { pushJob } from './pushJob.js';
+import { importJobId, orderImportJob } from './orderImportJob.js';
+import { PauseController, readPauseState } from './pauseController.js';
+import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
+import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
+
+export interface Readiness {
+  ready: boolean;
+  reasons: string[];
+}
+
+export interface DaemonOptions {
+  config: Config;
+  logger: Logger;
+  /** The pipelines' context (client, ERP adapter, store), built by the caller; closed by the caller. */
+  ctx: SyncContext;
+  runPipeline: JobRuntime['runPipeline'];
+  onRun?: (summary: RunSummary) => void;
+  onPausedChange?: (paused: boolean) => void;
+}
+
+export interface Daemon {
+  readonly queues: Queue[];
+  /** Connects to Redis (waiting while it is away), adopts a recorded pause, starts workers and schedules. */
+  start(): Promise<void>;
+  readiness(): Promise<Readiness>;
+  schedules(): Schedules | null;
+  /** Stops the schedules, lets running jobs finish within shutdownGraceSeconds, closes Redis. */
+  close(): Promise<void>;
+}
+
+/** Jobs run at once on the runs queue: every pipeline, plus a manual run waiting on its lease. */
+const RUNS_CONCURRENCY = 8;
+
+export function createDaemon(options: DaemonOptions): Daemon {
+  const { config, logger } = options;
+  const log = logger.child({ module: 'daemon' });
+  const prefix = config.redis.prefix;
+  const producer = createRedisConnection(config.redis.url, 'producer');
+  const workerConnection = createRedisConnection(config.redis.url, 'worker');
+  let redisDown = false;
+  producer.on('error', (error: Error) => {
+    if (!redisDown)
+      log.warn(
+        { redis: redactRedisUrl(config.redis.url), err: error.message },
+        'Redis unreachable; reconnecting',
+      );
+    redisDown = true;
+  });
+  producer.on('ready', () => {
+    if (redisDown) log.info('Redis reachable again');
+    redisDown = false;
+  });
+  workerConnection.on('error', () => undefined);
+
+  const jobOptions = defaultJobOptions(config.queue);
+  const runs = new Queue('runs', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const pushes = new Queue('pushes', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const imports = new Queue('imports', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const queues: Queue[] = [runs, pushes, imports];
+  for (const queue of queues) queue.on('error', (error) => log.debug({ err: error.message }, 'queue error'));
+
+  const shutdown = new AbortController();
+  const workers = new Map<QueueName, Worker>();
+  let schedules: Schedules | null = null;
+
+  const pause = new PauseController({
+    queues,
+    redis: producer,
+    prefix,
+    probe: async () => {
+      await options.ctx.client.account.get();
+    },
+    probeMs: config.queue.probeSeconds * 1000,
+    logger: log,
+    onChange: (paused) => options.onPausedChange?.(paused),
+  });
+
+  const runtime: JobRuntime = {
+    ctx: options.ctx,
+    logger: log,
+    shutdown: shutdown.signal,
+    runPipeline: options.runPipeline,
+    pause: (reason) => pause.pause(reason),
+    rateLimit: async (queue, ms) => {
+      log.warn({ queue, waitMs: ms }, 'the platform asked us to slow down (429): the queue waits');
+      await workers.get(queue)?.rateLimit(ms);
+    },
+    recordRun: (summary) => options.onRun?.(summary),
+    enqueuePush: async (parent, payload) => {
+      await pushes.add(`${payload.batch.pipeline}-push`, payload, {
+        parent: { id: parent.id!, queue: parent.queueQualifiedName },
+        // A batch that failed for good does not hold its scan back: the scan reports it, the next one resends.
+        ignoreDependencyOnFailure: true,
+      });
+    },
+    flowAlive: async (scanJobId) => {
+      const job = await runs.getJob(scanJobId);
+      return job
+        ? ['active', 'waiting-children', 'waiting', 'delayed'].includes(await job.getState())
+        : false;
+    },
+    enqueueImports: async (orderIds, listed) => {
+      for (const orderId of orderIds) {
+        const order = listed.get(orderId);
+        const job = await imports.add(orderImportJob.name, order ? { orderId, listed: order } : { orderId }, {
+          jobId: importJobId(options.ctx.store, orderId),
+        });
+        // A failed import kept for `erp-sync jobs` would refuse its id for good; the order is still to import.
+        if (await job.isFailed()) await job.retry('failed');
+      }
+      return orderIds.length;
+    },
+  };
+
+  const processRuns = async (job: Job<RunPayload>, token?: string, signal?: AbortSignal) => {
+    const kind = runJobByName(job.name);
+    if (!kind) throw new Error(`unknown job ${job.name} on the runs queue`);
+    return kind.process(job, runtime, signal, token);
+  };
+  const processImports = async (job: Job<ImportPayload>) => {
+    if (job.name !== orderImportJob.name) throw new Error(`unknown job ${job.name} on the imports queue`);
+    return orderImportJob.process(job, runtime);
+  };
+  const processPushes = async (job: Job<PushPayload>, _token?: string, signal?: AbortSignal) => {
+    if (!(pushJob.names as readonly string[]).includes(job.name))
+      throw new Error(`unknown job ${job.name} on the pushes queue`);
+    return pushJob.process(job, runtime, signal);
+  };
+
+  const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start'): Promise<void> => {
+    await enqueueRun(runs, pipeline, { trigger: reason });
+  };
+
+  return {
+    queues,
+    async start() {
+      const warn = setInterval(
+        () => log.warn({ redis: redactRedisUrl(config.redis.url) }, 'waiting for Redis'),
+        10_000,
+      );
+      try {
+        await Promise.all([waitForRedis(producer, 2 ** 31 - 1), waitForRedis(workerConnection, 2 ** 31 - 1)]);
+      } finally {
+        clearInterval(warn);
+      }
+      await pause.adopt();
+      const worker = new Worker('runs', processRuns, {
+        connection: workerConnection,
+        prefix,
+        concurrency: RUNS_CONCURRENCY,
+        ...WORKER_TIMING,
+      });
+      const rateLimit = config.queue.rateLimit;
+      const pushWorker = new Worker('pushes', processPushes, {
+        connection: workerConnection,
+        prefix,
+        concurrency: config.sync.concurrency,
+        ...WORKER_TIMING,
+        ...(rateLimit
+          ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
+          : {}),
+      });
+      const importWorker = new Worker('imports', processImports, {
+        connection: workerConnection,
+        prefix,
+        concurrency: config.orders.concurrency,
+        ...WORKER_TIMING,
+        ...(rateLimit
+          ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
+          : {}),
+      });
+      workers.set('runs', worker);
+      workers.set('pushes', pushWorker);
+      workers.set('imports', importWorker);
+      for (const w of [worker, pushWorker, importWorker]) {
+        w.on('error', (error) => log.debug({ err: error.message }, 'worker error'));
+        w.on('failed', (job, error) => {
+          if (job)
+            log.warn(
+              { job: job.id, name: job.name, attempts: job.attemptsMade, err: error.message },
+              'job failed',
+            );
+        });
+      }
+      schedules = startSchedules(config.schedules, (pipeline) => trigger(pipeline, 'schedule'), log);
+      // A catch-up run of every enabled pipeline at start ("off" means never, not even now).
+      for (const pipeline of enabledPipelines(config.schedules)) {
+        await trigger(pipeline, 'start').catch((error: Error) =>
+          log.warn({ pipeline, err: error.message }, 'could not enqueue the start run'),
+        );
+      }
+    },
+    async readiness() {
+      if (producer.status !== 'ready')
+        return { ready: false, reasons: ['Redis is unreachable (reconnecting)'] };
+      // A pause recorded in Redis by another replica counts too.
+      const paused = pause.paused ?? (await readPauseState(producer, prefix).catch(() => null));
+      return paused ? { ready: false, reasons: [`paused: ${paused.reason}`] } : { ready: true, reasons: [] };
+    },
+    schedules: () => schedules,
+    async close() {
+      await schedules?.stop();
+      pause.close();
+      const graceMs = config.shutdownGraceSeconds * 1000;
+      const closing = Promise.all([...workers.values()].map((worker) => worker.close()));
+      // Running jobs get most of the grace time to end by themselves, then are told to stop sending.
+      const natural = await settlesWithin(closing, graceMs * 0.7);
+      if (!natural) {
+        shutdown.abort();
+        if (!(await settlesWithin(closing, graceMs * 0.3))) {
+          log.warn('jobs still running at the end of the grace time: left for the next start to recover');
+          await Promise.all([...workers.values()].map((worker) => worker.close(true).catch(() => undefined)));
+        }
+      }
+      await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
+      producer.disconnect();
+      workerConnection.disconnect();
+    },
+  };
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([
+      promise.then(
+        () => true as const,
+        () => true as const,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,109 @@
+import { validate as validateCron } from 'node-cron';
+import { z } from 'zod';
+import { PIPELINE_ORDER, type PipelineName } from '../sync/pipelineNames.js';
+
+/** The daemon's part of the configuration (issue 10); src/config.ts composes it into the whole. */
+
+/** Every pipeline has a schedule. */
+export const SCHEDULED_PIPELINES = PIPELINE_ORDER;
+
+const cronOrOff = z
+  .string()
+  .trim()
+  .refine((value) => value === 'off' || (fields(value) >= 5 && fields(value) <= 6 && validateCron(value)), {
+    message: 'a cron expression with 5 fields (6 with seconds) or "off"',
+  });
+
+function fields(expression: string): number {
+  return expression.split(/\s+/).filter(Boolean).length;
+}
+
+export const DEFAULT_SCHEDULES = {
+  catalog: '*/5 * * * *',
+  orders: '* * * * *',
+  stock: '* * * * *',
+  prices: '*/15 * * * *',
+  feedback: '* * * * *',
+  'erp-orders': '*/5 * * * *',
+} as const satisfies Record<PipelineName, string>;
+
+export const redisSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
+      .default('redis://127.0.0.1:6379'),
+    /** BullMQ key prefix, one per deployment. */
+    prefix: z
+      .string()
+      .min(1)
+      .regex(/^[^:\s]+$/, 'no ":" and no spaces')
+      .default('erp-sync'),
+  })
+  .default({ url: 'redis://127.0.0.1:6379', prefix: 'erp-sync' });
+
+export const schedulesSchema = z
+  .strictObject({
+    catalog: cronOrOff.default(DEFAULT_SCHEDULES.catalog),
+    orders: cronOrOff.default(DEFAULT_SCHEDULES.orders),
+    stock: cronOrOff.default(DEFAULT_SCHEDULES.stock),
+    prices: cronOrOff.default(DEFAULT_SCHEDULES.prices),
+    feedback: cronOrOff.default(DEFAULT_SCHEDULES.feedback),
+    'erp-orders': cronOrOff.default(DEFAULT_SCHEDULES['erp-orders']),
+  })
+  .default({ ...DEFAULT_SCHEDULES });
+
+export const serverSchema = z
+  .strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(9464),
+  })
+  .default({ host: '127.0.0.1', port: 9464 });
+
+/** How the queues behave; every field has a default an operator rarely changes. */
+export const queueSchema = z
+  .strictObject({
+    /** Jobs started per `perSeconds` on the API-bound queues (push batches, order imports); null: no limit. */
+    rateLimit: z
+      .strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() })
+      .nullable()
+      .default({ max: 20, perSeconds: 1 }),
+    /** Attempts of a job failing with a retryable error, with exponential backoff from backoffSeconds. */
+    attempts: z.number().int().min(1).max(50).default(5),
+    backoffSeconds: z.number().positive().default(2),
+    /** While paused by a refused API key: seconds between GET /account probes. */
+    probeSeconds: z.number().positive().default(180),
+    /** Completed jobs kept this long (and at most keepCompleted of them). */
+    keepCompletedSeconds: z.number().int().min(0).default(3600),
+    keepCompleted: z.number().int().min(0).default(1000),
+    /** Failed jobs kept this long (and at most keepFailed of them) for `erp-sync jobs`. */
+    keepFailedSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(7 * 86_400),
+    keepFailed: z.number().int().min(0).default(5000),
+  })
+  .default({
+    rateLimit: { max: 20, perSeconds: 1 },
+    attempts: 5,
+    backoffSeconds: 2,
+    probeSeconds: 180,
+    keepCompletedSeconds: 3600,
+    keepCompleted: 1000,
+    keepFailedSeconds: 7 * 86_400,
+    keepFailed: 5000,
+  });
+
+export const daemonConfigShape = {
+  redis: redisSchema,
+  schedules: schedulesSchema,
+  server: serverSchema,
+  queue: queueSchema,
+  shutdownGraceSeconds: z.number().min(0).default(30),
+};
+
+export type RedisConfig = z.infer<typeof redisSchema>;
+export type SchedulesConfig = z.infer<typeof schedulesSchema>;
+export type ServerConfig = z.infer<typeof serverSchema>;
+export type QueueConfig = z.infer<typeof queueSchema>;

@@ -1,0 +1,93 @@
+import type { Config } from '../config.js';
+import type { Store } from '../store/index.js';
+import { SCHEDULED_PIPELINES } from './daemonConfigSchema.js';
+import type { PipelineName } from './jobTypes.js';
+import { readPauseState, type PauseState } from './pauseController.js';
+import { openQueueClient } from './queueClient.js';
+import { redactRedisUrl } from './redisConnection.js';
+import { nextRunsOf } from './schedules.js';
+
+export const JOB_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'waiting-children',
+  'completed',
+  'failed',
+  'prioritized',
+] as const;
+
+export interface DaemonStatus {
+  redis: string;
+  reachable: boolean;
+  error?: string;
+  /** Workers connected to the runs queue: one per running daemon. */
+  daemons: number;
+  paused: PauseState | null;
+  queues: Record<string, { paused: boolean; counts: Record<string, number> }>;
+  pipelines: Record<
+    PipelineName,
+    {
+      schedule: string;
+      nextRun: string | null;
+      lastRun: string | null;
+      lastSuccess: string | null;
+      lagSeconds: number | null;
+    }
+  >;
+}
+
+/**
+ * The daemon's view for `erp-sync status`: queue counts per state, paused and why, next scheduled
+ * run per pipeline (from the expressions), last run and lag (from the store). Redis away is a
+ * status, not an error.
+ */
+export async function buildDaemonStatus(
+  config: Config,
+  store: Store,
+  now = new Date(),
+): Promise<DaemonStatus> {
+  const nextRuns = nextRunsOf(config.schedules, now);
+  const pipelines = {} as DaemonStatus['pipelines'];
+  for (const pipeline of SCHEDULED_PIPELINES) {
+    const last = store.runs.last(pipeline);
+    const ok = store.runs.lastOk(pipeline);
+    const okAt = ok?.finishedAt ? Date.parse(ok.finishedAt) : null;
+    pipelines[pipeline] = {
+      schedule: config.schedules[pipeline],
+      nextRun: nextRuns[pipeline],
+      lastRun: last?.finishedAt ?? last?.startedAt ?? null,
+      lastSuccess: ok?.finishedAt ?? null,
+      lagSeconds: okAt === null ? null : Math.max(0, Math.round((now.getTime() - okAt) / 1000)),
+    };
+  }
+  const status: DaemonStatus = {
+    redis: redactRedisUrl(config.redis.url),
+    reachable: false,
+    daemons: 0,
+    paused: null,
+    queues: {},
+    pipelines,
+  };
+  let client;
+  try {
+    client = await openQueueClient(config.redis, 3_000);
+  } catch (error) {
+    status.error = (error as Error).message;
+    return status;
+  }
+  try {
+    status.reachable = true;
+    status.paused = await readPauseState(client.redis, client.prefix);
+    for (const queue of client.queues()) {
+      status.queues[queue.name] = {
+        paused: await queue.isPaused(),
+        counts: await queue.getJobCounts(...JOB_STATES),
+      };
+    }
+    status.daemons = await client.queue('runs').getWorkersCount();
+  } finally {
+    await client.close();
+  }
+  return status;
+}

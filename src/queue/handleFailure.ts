@@ -1,0 +1,27 @@
+import { Worker } from 'bullmq';
+import type { JobRuntime } from './jobRuntime.js';
+import type { QueueName } from './jobTypes.js';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, isRateLimit, unrecoverable, type JobFailure } from './runFailure.js';
+
+/**
+ * Turns a failure into what BullMQ does next (invariant 8): fatal -> every queue pauses and the
+ * job goes back to wait (it runs once the queues resume); 429 -> the whole queue waits Retry-After and the job goes back without
+ * spending an attempt; retryable -> an attempt with exponential backoff; permanent -> no retry.
+ */
+export async function handleFailure(
+  failure: JobFailure,
+  queue: QueueName,
+  runtime: JobRuntime,
+): Promise<never> {
+  if (failure.kind === 'fatal') {
+    await runtime.pause(failure.message);
+    // Back to wait without spending an attempt: it runs again once the key is accepted.
+    throw Worker.RateLimitError();
+  }
+  if (isRateLimit(failure)) {
+    await runtime.rateLimit(queue, failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
+    throw Worker.RateLimitError();
+  }
+  if (failure.kind === 'retryable') throw new Error(failure.message);
+  throw unrecoverable(failure);
+}

@@ -1,0 +1,25 @@
+import type { Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { ApiOrder } from '../api/schemas.js';
+import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
+
+/** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
+export interface JobRuntime {
+  ctx: SyncContext;
+  logger: Logger;
+  /** Aborted when the daemon shuts down: pipelines stop sending new requests. */
+  shutdown: AbortSignal;
+  runPipeline(name: PipelineName, ctx: SyncContext, options: RunOptions): Promise<RunSummary>;
+  /** A fatal failure (the key refused): pause every queue. */
+  pause(reason: string): Promise<void>;
+  /** A 429: the whole queue waits (BullMQ's worker.rateLimit). */
+  rateLimit(queue: QueueName, ms: number): Promise<void>;
+  recordRun(summary: RunSummary): void;
+  /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
+  enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
+  /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */
+  flowAlive(scanJobId: string): Promise<boolean>;
+  /** One import job per platform order (ids BullMQ de-duplicates); returns how many were handed over. */
+  enqueueImports(orderIds: number[], listed: Map<number, ApiOrder>): Promise<number>;
+}

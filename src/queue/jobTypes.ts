@@ -1,0 +1,60 @@
+import type { ApiOrder } from '../api/schemas.js';
+import type { PushBatch } from '../sync/pushBatch.js';
+import type { RunSummary } from '../sync/types.js';
+import type { PipelineName } from '../sync/pipelineNames.js';
+
+export type { PipelineName };
+
+/** The queues: runs (scans and polls of every pipeline), pushes (one bulk request each), imports (one order each). */
+export const QUEUE_NAMES = ['runs', 'pushes', 'imports'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** What started a run; shown in the dashboard and the logs. */
+export type Trigger = 'schedule' | 'start' | 'manual';
+
+export interface RunPayload {
+  pipeline: PipelineName;
+  full: boolean;
+  trigger: Trigger;
+  requestedAt: string;
+}
+
+/** A scan job's payload; after its scan it records what its push jobs need to be summed up. */
+export interface ScanPayload extends RunPayload {
+  step?: 'scanned';
+  scan?: { summary: RunSummary; receipt: string | null; batches: number };
+}
+
+/** One bulk request of a scan, with the owners of the pipeline lease it may send under. */
+export interface PushPayload {
+  batch: PushBatch;
+  /** The scan's frame while it still reads. */
+  scanOwner: string;
+  /** The flow, once the scan handed the lease over. */
+  flowOwner: string;
+}
+
+/** One platform order to import. */
+export interface ImportPayload {
+  orderId: number;
+  /** The order as the list gave it, when that is the whole order: imported without a GET. */
+  listed?: ApiOrder;
+}
+
+/** Every job name with its payload: the queue layer decodes nothing else. */
+export interface JobPayloads {
+  catalog: RunPayload;
+  'orders-poll': RunPayload;
+  'stock-scan': ScanPayload;
+  'prices-scan': ScanPayload;
+  feedback: RunPayload;
+  'erp-orders': RunPayload;
+  'stock-push': PushPayload;
+  'prices-push': PushPayload;
+  'order-import': ImportPayload;
+}
+
+export type JobName = keyof JobPayloads;
+
+/** What a run job returns (kept in Redis with the completed job until it is removed). */
+export type RunResult = RunSummary;

@@ -1,0 +1,43 @@
+import type { Job } from 'bullmq';
+import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
+import type { Store } from '../store/index.js';
+import { importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
+import { bindRun } from '../sync/runInFrame.js';
+import { handleFailure } from './handleFailure.js';
+import type { JobRuntime } from './jobRuntime.js';
+import type { ImportPayload, QueueName } from './jobTypes.js';
+import { failureOfError } from './runFailure.js';
+
+export const IMPORT_QUEUE: QueueName = 'imports';
+
+/**
+ * The job id of an order's import, derived from the platform order id so that BullMQ itself refuses
+ * a second import job of the same order (two polls, two replicas). A parked order's retry carries
+ * its attempt number: a new id per retry, never refused because the earlier attempt is retained.
+ */
+export function importJobId(store: Store, orderId: number): string {
+  const parked = orderRepositoriesOf(store).parked.get(orderId);
+  return parked ? `order-${orderId}-retry-${parked.attempts}` : `order-${orderId}`;
+}
+
+/**
+ * `order-import` on the imports queue: fetches one platform order and imports it through the ERP
+ * adapter, idempotent on the platform order id (the pipeline's `importPlatformOrder`). A transient
+ * failure is retried with backoff (the order stays queued in the store either way).
+ */
+export const orderImportJob = {
+  name: 'order-import' as const,
+  queue: IMPORT_QUEUE,
+  async process(
+    job: Job<ImportPayload>,
+    runtime: JobRuntime,
+  ): Promise<{ orderId: number; outcome: ImportOutcome }> {
+    const { ctx } = bindRun(runtime.ctx);
+    try {
+      const { orderId, listed } = job.data;
+      return { orderId, outcome: await importPlatformOrder(ctx, orderId, listed) };
+    } catch (error) {
+      return handleFailure(failureOfError(error), IMPORT_QUEUE, runtime);
+    }
+  },
+};

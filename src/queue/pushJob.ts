@@ -1,0 +1,53 @@
+import type { Job } from 'bullmq';
+import type { BatchOutcome, PushBatch } from '../sync/pushBatch.js';
+import { pushBatch } from '../sync/pushBatch.js';
+import { bindRun } from '../sync/runInFrame.js';
+import { enterFlowLease } from './flowLease.js';
+import { handleFailure } from './handleFailure.js';
+import { failureOfError } from './runFailure.js';
+import type { JobRuntime } from './jobRuntime.js';
+import type { PushPayload, QueueName } from './jobTypes.js';
+
+export const PUSH_QUEUE: QueueName = 'pushes';
+
+/** What a push job returns to its scan (the parent sums them up). */
+export interface PushResult extends BatchOutcome {
+  items: number;
+  requests: number;
+}
+
+/**
+ * `stock-push` / `prices-push` on the pushes queue: ONE bulk request of a scan's batch, sent and
+ * recorded by the pipeline's `pushBatch` (items a later scan confirmed are skipped; every store
+ * write carries the batch's generation). A transient failure is retried with backoff, a 429 makes
+ * the whole queue wait, a refused key pauses everything.
+ */
+export const pushJob = {
+  names: ['stock-push', 'prices-push'] as const,
+  queue: PUSH_QUEUE,
+  async process(job: Job<PushPayload>, runtime: JobRuntime, signal?: AbortSignal): Promise<PushResult> {
+    const { batch, scanOwner, flowOwner } = job.data;
+    const { ttlSeconds, waitSeconds } = runtime.ctx.config.sync.lease;
+    const entered = await enterFlowLease(runtime.ctx.store, batch.pipeline, {
+      scanOwner,
+      owner: flowOwner,
+      ttlMs: ttlSeconds * 1000,
+      waitMs: waitSeconds * 1000,
+      ...(signal ? { signal } : {}),
+    });
+    if (!entered) throw new Error(`another run holds sync:${batch.pipeline}; the batch is tried again`);
+    const { ctx, counter } = bindRun(runtime.ctx);
+    let outcome: BatchOutcome;
+    try {
+      outcome = await pushBatch(ctx, batch as PushBatch);
+    } catch (error) {
+      // Only a fatal error (the key refused) or a bug gets here.
+      return handleFailure(failureOfError(error), PUSH_QUEUE, runtime);
+    }
+    if (outcome.error) {
+      const { code, kind, message } = outcome.error;
+      await handleFailure({ code, kind, message: `${code}: ${message}` }, PUSH_QUEUE, runtime);
+    }
+    return { ...outcome, items: batch.items.length, requests: counter.total };
+  },
+};

@@ -1,0 +1,27 @@
+import { Job, type Queue } from 'bullmq';
+import type { RunSummary } from '../sync/types.js';
+import type { RunProgress } from './runJob.js';
+
+export interface RunJobView {
+  id: string;
+  state: string;
+  progress: RunProgress | null;
+  summary: RunSummary | null;
+  failedReason: string | null;
+}
+
+/** A run job's state, progress and result, for `sync --wait` (null once removed or lost). */
+export async function readRunJob(queue: Queue, id: string): Promise<RunJobView | null> {
+  const job = await Job.fromId(queue, id);
+  if (!job) return null;
+  const state = await job.getState();
+  const progress =
+    typeof job.progress === 'object' && job.progress !== null ? (job.progress as RunProgress) : null;
+  return {
+    id,
+    state,
+    progress,
+    summary: (job.returnvalue as RunSummary | null | undefined) ?? null,
+    failedReason: job.failedReason ?? null,
+  };
+}

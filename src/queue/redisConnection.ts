@@ -1,0 +1,44 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * One ioredis connection. Workers need `maxRetriesPerRequest: null` (BullMQ refuses others);
+ * producers fail fast while Redis is away (`enableOfflineQueue: false`) so a cron trigger or a
+ * CLI command reports the outage instead of hanging. Both reconnect forever, backing off to 5 s.
+ */
+export function createRedisConnection(url: string, role: 'worker' | 'producer'): Redis {
+  const options: RedisOptions = {
+    maxRetriesPerRequest: role === 'worker' ? null : 1,
+    enableOfflineQueue: role === 'worker',
+    retryStrategy: (times) => Math.min(200 * times, 5_000),
+    connectTimeout: 5_000,
+    lazyConnect: false,
+  };
+  return new Redis(url, options);
+}
+
+/** The URL without its password, for logs and status output. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return 'redis://(unparsable url)';
+  }
+}
+
+/** Resolves once the connection is ready, or rejects after timeoutMs (without closing it). */
+export function waitForRedis(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error(`Redis not reachable within ${Math.round(timeoutMs / 1000)} s`));
+    }, timeoutMs);
+    const onReady = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
+}

@@ -1,0 +1,141 @@
+import { WaitingChildrenError, type Job } from 'bullmq';
+import { asReadReceipt } from '../erp/ErpRead.js';
+import { commitErpRead } from '../sync/erpReadCommit.js';
+import { scanPush } from '../sync/scanPush.js';
+import type { ProgressEvent, RunSummary } from '../sync/types.js';
+import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease, releaseLostFlow } from './flowLease.js';
+import { handleFailure } from './handleFailure.js';
+import type { JobRuntime } from './jobRuntime.js';
+import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.js';
+import type { PushResult } from './pushJob.js';
+import { failureOfSummary } from './runFailure.js';
+import type { RunJobKind, RunProgress } from './runJob.js';
+
+/**
+ * `stock-scan` / `prices-scan` on the runs queue, the parent of a BullMQ flow: reads the ERP,
+ * diffs against the store and enqueues one push job per bulk request (children on the pushes
+ * queue, carrying the scan's generation), then waits for them; it completes when every batch has,
+ * sums their outcomes, releases the pipeline's lease and commits the ERP read when every batch
+ * was confirmed.
+ */
+export function defineScanJob(
+  name: JobName,
+  pipeline: Extract<PipelineName, 'stock' | 'prices'>,
+): RunJobKind {
+  const queue: QueueName = 'runs';
+  return {
+    name,
+    queue,
+    pipeline,
+    async process(job, runtime, signal, token) {
+      const data = job.data as ScanPayload;
+      const { store } = runtime.ctx;
+      const owner = flowOwner(job.id!);
+      if (data.step !== 'scanned') {
+        const stop = signal ? AbortSignal.any([runtime.shutdown, signal]) : runtime.shutdown;
+        let scanOwner = '';
+        let batches = 0;
+        let receipt: string | null = null;
+        await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
+        const summary = await scanPush(
+          pipeline,
+          runtime.ctx,
+          { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
+          async (batch) => {
+            // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
+            if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
+            await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
+            batches += 1;
+          },
+          (scan) => {
+            receipt = scan.receipt;
+            if (batches > 0) {
+              const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
+              handLeaseToFlow(store, pipeline, owner, ttlMs);
+            }
+          },
+        );
+        if (batches === 0) {
+          runtime.recordRun(summary);
+          const failure = failureOfSummary(summary);
+          if (failure) await handleFailure(failure, queue, runtime);
+          else if (receipt !== null) await commitErpRead(runtime.ctx, pipeline, asReadReceipt(receipt));
+          return summary;
+        }
+        // A refused key mid-scan: the batches already out finish behind the pause, like every job.
+        if (summary.error?.kind === 'fatal')
+          await runtime.pause(`${summary.error.code}: ${summary.error.message}`);
+        const scanned: ScanPayload = { ...data, step: 'scanned', scan: { summary, receipt, batches } };
+        await job.updateData(scanned);
+        if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
+      }
+      return finishFlow(job as Job<ScanPayload>, runtime, owner, pipeline);
+    },
+  };
+}
+
+/** Every push job of the flow is done: sum them up, release the lease, commit the read if all went through. */
+async function finishFlow(
+  job: Job<ScanPayload>,
+  runtime: JobRuntime,
+  owner: string,
+  pipeline: 'stock' | 'prices',
+): Promise<RunSummary> {
+  const scan = job.data.scan!;
+  const summary: RunSummary = { ...scan.summary, extra: { ...scan.summary.extra } };
+  const results = Object.values(await job.getChildrenValues<PushResult>());
+  const failures = Object.values(await job.getIgnoredChildrenFailures());
+  let requests = 0;
+  let firstError = summary.error;
+  for (const result of results) {
+    summary.applied += result.applied;
+    summary.notFound += result.notFound;
+    summary.rejected += result.rejected;
+    summary.failed += result.failed;
+    summary.extra.superseded = (summary.extra.superseded ?? 0) + result.superseded;
+    requests += result.requests;
+    firstError ??= result.error;
+  }
+  summary.requests += requests;
+  if (failures.length) {
+    summary.extra.failedBatches = failures.length;
+    firstError ??= { code: 'api_server', kind: 'retryable', message: failures[0]! };
+  }
+  releaseFlowLease(runtime.ctx.store, job.data.pipeline, owner);
+  if (firstError) {
+    summary.error = {
+      ...firstError,
+      message: `${failures.length} batch(es) and ${summary.failed} item(s) not confirmed, sent again next run: ${firstError.message}`,
+    };
+  } else if (scan.receipt !== null) {
+    // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
+    await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));
+  }
+  runtime.recordRun(summary);
+  await job.updateProgress(progressValue(summary, true));
+  return summary;
+}
+
+function progressValue(
+  summary: Pick<RunSummary, 'pipeline' | 'read' | 'sent' | 'applied'>,
+  done: boolean,
+): RunProgress {
+  return {
+    pipeline: summary.pipeline,
+    read: summary.read,
+    sent: summary.sent,
+    applied: summary.applied,
+    done,
+  };
+}
+
+function progressOf(job: Job): (event: ProgressEvent) => void {
+  let lastAt = 0;
+  return (event) => {
+    const now = Date.now();
+    if (now - lastAt < 500) return;
+    lastAt = now;
+    // The scan's own end is not the run's: the pushes are still to come.
+    job.updateProgress(progressValue(event, false)).catch(() => undefined);
+  };
+}

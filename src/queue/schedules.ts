@@ -1,0 +1,93 @@
+import { createTask, parse, type ScheduledTask } from 'node-cron';
+import type { Logger } from 'pino';
+import { SCHEDULED_PIPELINES, type SchedulesConfig } from './daemonConfigSchema.js';
+import type { PipelineName } from './jobTypes.js';
+
+export interface Schedules {
+  /** Next fire time per enabled pipeline (null for "off"). */
+  nextRuns(): Record<PipelineName, string | null>;
+  enabled(): PipelineName[];
+  stop(): Promise<void>;
+}
+
+/** The enabled pipelines of a schedules config, in run order. */
+export function enabledPipelines(schedules: SchedulesConfig): PipelineName[] {
+  return SCHEDULED_PIPELINES.filter((pipeline) => schedules[pipeline] !== 'off');
+}
+
+/** When each pipeline fires next after `from`, from the expressions alone (for `status` in another process). */
+export function nextRunsOf(
+  schedules: SchedulesConfig,
+  from = new Date(),
+): Record<PipelineName, string | null> {
+  const out = {} as Record<PipelineName, string | null>;
+  for (const pipeline of SCHEDULED_PIPELINES) {
+    const expression = schedules[pipeline];
+    out[pipeline] = expression === 'off' ? null : (nextRun(expression, from)?.toISOString() ?? null);
+  }
+  return out;
+}
+
+const SEARCH_DAYS = 400;
+
+/** The first time after `from` that the expression matches (local time, as node-cron fires), within about a year. */
+export function nextRun(expression: string, from: Date): Date | null {
+  const fields = parse(expression);
+  const task = createTask(expression, () => undefined);
+  try {
+    const day = new Date(from.getFullYear(), from.getMonth(), from.getDate());
+    for (let d = 0; d < SEARCH_DAYS; d++, day.setDate(day.getDate() + 1)) {
+      for (const hour of fields.hour) {
+        for (const minute of fields.minute) {
+          for (const second of fields.second) {
+            const at = new Date(day.getFullYear(), day.getMonth(), day.getDate(), hour, minute, second);
+            if (at > from && task.match(at)) return at;
+          }
+        }
+      }
+    }
+    return null;
+  } finally {
+    void task.destroy();
+  }
+}
+
+/**
+ * The cron triggers, all in this one file: node-cron fires, the trigger only enqueues (with the
+ * de-duplication of enqueueRun), never runs a pipeline itself. "off" creates no task at all.
+ */
+export function startSchedules(
+  config: SchedulesConfig,
+  trigger: (pipeline: PipelineName) => Promise<void>,
+  logger: Logger,
+): Schedules {
+  const tasks = new Map<PipelineName, ScheduledTask>();
+  for (const pipeline of enabledPipelines(config)) {
+    const task = createTask(
+      config[pipeline],
+      async () => {
+        try {
+          await trigger(pipeline);
+        } catch (error) {
+          // Redis away: the next tick tries again; the store keeps what is still to do.
+          logger.warn({ pipeline, err: (error as Error).message }, 'could not enqueue the scheduled run');
+        }
+      },
+      { name: `erp-sync-${pipeline}`, noOverlap: true, suppressMissedWarning: true },
+    );
+    void task.start();
+    tasks.set(pipeline, task);
+  }
+  return {
+    nextRuns() {
+      const out = nextRunsOf(config);
+      for (const [pipeline, task] of tasks) out[pipeline] = task.getNextRun()?.toISOString() ?? out[pipeline];
+      return out;
+    },
+    enabled: () => [...tasks.keys()],
+    async stop() {
+      for (const task of tasks.values()) await task.destroy();
+      tasks.clear();
+    },
+  };
+}

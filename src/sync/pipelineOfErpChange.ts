@@ -1,0 +1,19 @@
+import type { ErpChange } from '../erp/ErpWatch.js';
+import type { PipelineName } from './pipelineNames.js';
+
+/**
+ * The pipeline whose scan an ERP change calls for (an adapter's watch reports the change; the
+ * daemon enqueues this pipeline's scan). Null when no pipeline reads that part of the ERP yet
+ * (the ERP's product master is read by no pipeline so far).
+ */
+const PIPELINE_OF_ERP_CHANGE = {
+  stock: 'stock',
+  prices: 'prices',
+  products: null,
+  orderEvents: 'feedback',
+  outgoingOrders: 'erp-orders',
+} as const satisfies Record<ErpChange, PipelineName | null>;
+
+export function pipelineOfErpChange(change: ErpChange): PipelineName | null {
+  return PIPELINE_OF_ERP_CHANGE[change];
+}

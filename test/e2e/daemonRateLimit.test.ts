@@ -1,0 +1,55 @@
+import { Queue } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../support/daemonProcess.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+
+let world: DaemonWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('a 429 storm', () => {
+  it('slows the queue down, and no job ends failed', async () => {
+    world = await startDaemonWorld({
+      extraProducts: 300,
+      faults: 'rate_limit=4/s,only=PATCH /products/stock/bulk',
+      // One client retry only: most 429s reach the queue, which then waits as a whole.
+      config: { sync: { batchSize: 10, concurrency: 4 }, api: { retries: 1 } },
+    });
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      sku: `BULK-${String(i + 1).padStart(6, '0')}`,
+      quantity: i + 5,
+    }));
+    world.writeStock(rows);
+    const daemon = await world.start();
+    await eventually(
+      'the platform equal to the files',
+      async () => {
+        const platform = await platformStock(world!.api);
+        return rows.every((row) => platform.get(row.sku) === row.quantity);
+      },
+      60_000,
+      1_000,
+    );
+    const limited = world.sandbox.requestLog.entries().filter((entry) => entry.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(daemon.stderr()).toContain('the queue waits');
+    const queue = new Queue('runs', {
+      connection: { host: '127.0.0.1', port: world.redis.port },
+      prefix: 'e2e',
+    });
+    try {
+      expect(await queue.getFailedCount()).toBe(0);
+      const pushes = new Queue('pushes', {
+        connection: { host: '127.0.0.1', port: world.redis.port },
+        prefix: 'e2e',
+      });
+      expect(await pushes.getFailedCount()).toBe(0);
+      expect(await pushes.getCompletedCount()).toBeGreaterThan(0);
+      await pushes.close();
+    } finally {
+      await queue.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,64 @@
+import { Queue } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunSummary } from '../../src/sync/types.js';
+import { runCli } from '../support/cli.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+
+let world: DaemonWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+describe('erp-sync sync in a running daemon', () => {
+  it('never runs an "off" pipeline; sync --full --wait fans the scan out into one push job per batch and waits for all', async () => {
+    world = await startDaemonWorld({
+      extraProducts: 250,
+      schedules: { stock: 'off', orders: 'off' },
+      config: { sync: { batchSize: 50, concurrency: 4 } },
+    });
+    const rows = Array.from({ length: 250 }, (_, i) => ({
+      sku: `BULK-${String(i + 1).padStart(6, '0')}`,
+      quantity: 900 + i,
+    }));
+    world.writeStock(rows);
+    await world.start();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(world.sandbox.requestLog.entries().filter((entry) => entry.method !== 'GET')).toEqual([]);
+
+    const result = await runCli(
+      ['sync', 'stock', '--full', '--wait', '--json', '--config', world.configFile],
+      world.env,
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(result.stderr).not.toContain('no daemon is running');
+    expect(result.code).toBe(0);
+    const { summaries } = JSON.parse(result.stdout) as { summaries: RunSummary[] };
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toMatchObject({ pipeline: 'stock', full: true, sent: 250, applied: 250, failed: 0 });
+    expect(summaries[0]!.error).toBeUndefined();
+    // The run is done only when every push was acknowledged: the platform already has every value.
+    const platform = await platformStock(world.api);
+    expect(rows.every((row) => platform.get(row.sku) === row.quantity)).toBe(true);
+    const bulks = world.sandbox.requestLog
+      .entries()
+      .filter((entry) => entry.path.endsWith('/products/stock/bulk'));
+    expect(bulks).toHaveLength(5);
+
+    const pushes = new Queue('pushes', {
+      connection: { host: '127.0.0.1', port: world.redis.port },
+      prefix: 'e2e',
+    });
+    try {
+      const done = await pushes.getCompleted();
+      expect(done.map((job) => job.name)).toEqual(Array(5).fill('stock-push'));
+      expect(new Set(done.map((job) => job.parentKey))).toEqual(
+        new Set([expect.stringContaining(':runs:manual-stock-')]),
+      );
+    } finally {
+      await pushes.close();
+    }
+  }, 120_000);
+});

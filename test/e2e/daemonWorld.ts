@@ -1,0 +1,119 @@
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiClient, type ApiClient } from '../../src/api/createApiClient.js';
+import { writeConfigFile } from '../../src/config.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js';
+import { startDaemonProcess, type DaemonProcess } from '../support/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../support/redisServer.js';
+
+/** Every pipeline every second, except those a test turns off. */
+export const FAST_SCHEDULES = {
+  catalog: 'off',
+  orders: '*/1 * * * * *',
+  stock: '*/1 * * * * *',
+  prices: 'off',
+  feedback: 'off',
+  'erp-orders': 'off',
+};
+
+export interface DaemonWorld {
+  redis: PrivateRedis;
+  sandbox: Sandbox;
+  dir: string;
+  erpDir: string;
+  configFile: string;
+  env: Record<string, string>;
+  /** A client for the test itself. */
+  api: ApiClient;
+  writeStock(rows: { sku: string; quantity: number }[]): void;
+  start(): Promise<DaemonProcess>;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  schedules?: Record<string, string>;
+  config?: Record<string, unknown>;
+  faults?: string;
+  /** BULK-000001... simple products with stock 0 on the platform. */
+  extraProducts?: number;
+}
+
+/** A private Redis, the sandbox (demo data), a drop folder and a config file for `erp-sync start`. */
+export async function startDaemonWorld(options: WorldOptions = {}): Promise<DaemonWorld> {
+  const redis = await startPrivateRedis();
+  const sandbox = await startSandbox({
+    seed: 'demo',
+    recordBodies: false,
+    faults: options.faults ?? null,
+    extraProducts: options.extraProducts ?? 0,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'erp-sync-daemon-'));
+  const erpDir = join(dir, 'erp');
+  mkdirSync(erpDir);
+  const configFile = writeConfigFile(join(dir, 'config.yaml'), {
+    erp: { type: 'file', path: erpDir, stableMs: 0 },
+    store: { path: join(dir, 'erp-sync.db') },
+    log: { level: 'info' },
+    orders: { oversellGuard: { enabled: false } },
+    redis: { prefix: 'e2e' },
+    server: { host: '127.0.0.1', port: 0 },
+    schedules: { ...FAST_SCHEDULES, ...options.schedules },
+    shutdownGraceSeconds: 10,
+    ...options.config,
+  });
+  const env = { CMS_BASE_URL: sandbox.url, CMS_API_KEY: sandbox.keys.primary, REDIS_URL: redis.url };
+  const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 3 });
+  const daemons: DaemonProcess[] = [];
+  return {
+    redis,
+    sandbox,
+    dir,
+    erpDir,
+    configFile,
+    env,
+    api,
+    writeStock(rows) {
+      const file = join(erpDir, 'stock.csv');
+      writeFileSync(
+        `${file}.tmp`,
+        ['sku,quantity', ...rows.map((r) => `${r.sku},${r.quantity}`)].join('\n') + '\n',
+      );
+      renameSync(`${file}.tmp`, file);
+    },
+    async start() {
+      const daemon = await startDaemonProcess(configFile, env);
+      daemons.push(daemon);
+      return daemon;
+    },
+    async close() {
+      for (const daemon of daemons) {
+        daemon.kill('SIGKILL');
+        await daemon.exited;
+      }
+      await api.close();
+      await sandbox.close();
+      await redis.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET on the daemon's ops server: status and body text. */
+export async function opsGet(url: string, path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}${path}`);
+  return { status: response.status, text: await response.text() };
+}
+
+/** The value of an unlabelled metric in a /metrics text, or null. */
+export function metricValue(text: string, name: string): number | null {
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+/** Stock per SKU of simple products on the platform, read through the API. */
+export async function platformStock(api: ApiClient): Promise<Map<string, number | null | undefined>> {
+  const out = new Map<string, number | null | undefined>();
+  for await (const product of api.products.iterate()) out.set(product.sku, product.stock_quantity);
+  return out;
+}
