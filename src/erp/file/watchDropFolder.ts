@@ -4,6 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
 import type { Logger } from '../../logger.js';
 import type { ErpChange, ErpWatch } from '../ErpWatch.js';
+import { FileAccessError } from './FileAccessError.js';
 import type { RecordKind } from '../mapping/fields.js';
 import type { FileErpConfig } from './fileConfigSchema.js';
 import { INPUT_FORMATS, type InputFormat } from './locateInput.js';
@@ -46,7 +47,8 @@ export function classifyDropPath(config: FileErpConfig, path: string): ErpChange
  * for one change is debounced, then the file is awaited until stable (the adapter's own
  * `stableMs` rule, so a file renamed into place is reported at once and one still being written
  * once it stops growing). Only the drop folder itself and the inbox are watched: the archive and
- * outbox folders are never entered. Resolves once the watcher is ready.
+ * outbox folders are never entered. Resolves once the watcher is ready; a drop folder that is
+ * not there is a FileAccessError (a watcher on it would never report anything, unnoticed).
  */
 export async function watchDropFolder(
   config: FileErpConfig,
@@ -60,6 +62,15 @@ export async function watchDropFolder(
   const watchedDirs = new Set([root, dirname(inbox), inbox]);
   const pending = new Map<ErpChange, PendingChange>();
   let stopped = false;
+  const folder = await stat(root).catch((error: unknown) => error as Error);
+  if (folder instanceof Error || !folder.isDirectory()) {
+    const reason = folder instanceof Error ? folder.message : 'not a folder';
+    throw new FileAccessError(
+      `cannot watch the ERP drop folder ${root}: ${reason}`,
+      { dir: root },
+      { cause: folder },
+    );
+  }
 
   const watcher = chokidarWatch(root, {
     ignoreInitial: true,

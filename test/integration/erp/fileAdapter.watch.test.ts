@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ErpChange, ErpWatch } from '../../../src/erp/ErpWatch.js';
+import { FileAccessError } from '../../../src/erp/file/FileAccessError.js';
 import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
 import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import { classifyDropPath, watchDropFolder } from '../../../src/erp/file/watchDropFolder.js';
@@ -137,6 +138,13 @@ describe('file adapter: watching the drop folder', () => {
     watch = await adapter.watch((change) => seen.push({ change, at: Date.now() }));
     drop('stock.ndjson', '{"sku":"A","quantity":1}\n');
     expect(await waitFor(1)).toEqual(['stock']);
+  });
+
+  it('refuses to watch a drop folder that is not there, naming it', async () => {
+    const missing = join(dir, 'no-such-folder');
+    const watching = watchDropFolder({ ...config, path: missing }, () => undefined, silentLogger());
+    await expect(watching).rejects.toBeInstanceOf(FileAccessError);
+    await expect(watching).rejects.toThrow(`cannot watch the ERP drop folder ${missing}`);
   });
 
   it('classifies paths by the exact input names', () => {
