@@ -44,6 +44,7 @@ export interface ImportPayload {
 /** Every job name with its payload: the queue layer decodes nothing else. */
 export interface JobPayloads {
   catalog: RunPayload;
+  products: RunPayload;
   'orders-poll': RunPayload;
   'stock-scan': ScanPayload;
   'prices-scan': ScanPayload;
