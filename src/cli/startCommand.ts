@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createDaemon } from '../queue/createDaemon.js';
-import { createMetrics, DASHBOARD_PASSWORD_ENV, startOpsServer } from '../server/index.js';
+import { createMetrics, DASHBOARD_PASSWORD_ENV, startOpsServer, type Metrics } from '../server/index.js';
+import { storeMetricsReader } from '../server/storeMetricsReader.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runPipeline } from '../sync/runPipeline.js';
 
@@ -14,18 +15,22 @@ import { runPipeline } from '../sync/runPipeline.js';
 export async function startDaemon(configFile: string | undefined): Promise<void> {
   const config = loadConfig({ file: configFile });
   const logger = createLogger({ level: config.log.level });
-  const metrics = createMetrics();
-  metrics.setPaused(false);
+  // The metrics need the store, which the context opens; API answers before that are not counted.
+  const sink: { metrics?: Metrics } = {};
   const ctx = await createSyncContext(config, logger, {
-    onResponse: (info) => metrics.recordApiResponse(info),
+    onResponse: (info) => sink.metrics?.recordApiResponse(info),
   });
+  // Open rejects and parked orders are read from the store at each scrape (dashboards, alerts).
+  const live = createMetrics({ store: storeMetricsReader(ctx.store) });
+  sink.metrics = live;
+  live.setPaused(false);
   const daemon = createDaemon({
     config,
     logger,
     ctx,
     runPipeline,
-    onRun: (summary) => metrics.recordRun(summary),
-    onPausedChange: (paused) => metrics.setPaused(paused),
+    onRun: (summary) => live.recordRun(summary),
+    onPausedChange: (paused) => live.setPaused(paused),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>> | undefined;
   let stopping: Promise<void> | undefined;
@@ -50,7 +55,7 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
     ops = await startOpsServer({
       host: config.server.host,
       port: config.server.port,
-      metrics,
+      metrics: live,
       readiness: () => daemon.readiness(),
       queues: daemon.queues,
       dashboardPassword: process.env[DASHBOARD_PASSWORD_ENV],

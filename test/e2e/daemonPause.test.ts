@@ -25,7 +25,10 @@ describe('a refused API key', () => {
     await eventually('readiness red', async () => (await opsGet(daemon.url, '/readyz')).status === 503);
     const ready = JSON.parse((await opsGet(daemon.url, '/readyz')).text) as { reasons: string[] };
     expect(ready.reasons.join(' ')).toMatch(/paused: .*api_auth/);
-    expect(metricValue((await opsGet(daemon.url, '/metrics')).text, 'erp_sync_paused')).toBe(1);
+    const scraped = (await opsGet(daemon.url, '/metrics')).text;
+    expect(metricValue(scraped, 'erp_sync_paused')).toBe(1);
+    // the store-fed gauges of the dashboards and alerts are live in the running daemon
+    expect(metricValue(scraped, 'erp_sync_orders_parked')).toBe(0);
     expect(daemon.stderr()).toMatch(/every queue is paused; fix api\.apiKey/);
 
     // While paused, schedules keep firing every second, yet only the probe reaches the platform.
