@@ -369,7 +369,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       imageConfig,
       readFileSync(imageConfig, 'utf8')
         .replaceAll(' /data/', ` ${inRoot('/data')}/`)
-        .replace(/^  port: 9464\b/m, '  port: 0'),
+        .replace(/^ {2}port: 9464\b/m, '  port: 0'),
     );
     const command = JSON.parse(
       instructions.filter((i) => i.stage === 'runtime' && i.keyword === 'CMD').at(-1)!.args,
