@@ -32,7 +32,7 @@ export class AppliedEventRepository {
   readonly #wait: Statement<[string, string, string, string]>;
   readonly #waiting: Statement<[], { detail: string }>;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.#record = db.prepare(
       `INSERT INTO applied_events (event_id, platform_order_id, kind, outcome, detail, applied_at)
        VALUES (?, ?, ?, ?, ?, ?)
@@ -77,19 +77,31 @@ export class AppliedEventRepository {
 
   get(eventId: string): AppliedEvent | undefined {
     const row = this.#get.get(eventId);
-    return row
-      ? {
-          eventId: row.event_id,
-          platformOrderId: row.platform_order_id,
-          kind: row.kind,
-          outcome: row.outcome as EventOutcome,
-          detail: row.detail,
-          appliedAt: row.applied_at,
-        }
-      : undefined;
+    return row ? toEvent(row) : undefined;
+  }
+
+  /** The events handled for one platform order, oldest first (`erp-sync explain order`). */
+  forOrder(platformOrderId: number): AppliedEvent[] {
+    return this.db
+      .prepare<[number], EventRow>(
+        'SELECT * FROM applied_events WHERE platform_order_id = ? ORDER BY applied_at, rowid',
+      )
+      .all(platformOrderId)
+      .map(toEvent);
   }
 
   counts(): Record<string, number> {
     return Object.fromEntries(this.#count.all().map((r) => [r.outcome, r.n]));
   }
+}
+
+function toEvent(row: EventRow): AppliedEvent {
+  return {
+    eventId: row.event_id,
+    platformOrderId: row.platform_order_id,
+    kind: row.kind,
+    outcome: row.outcome as EventOutcome,
+    detail: row.detail,
+    appliedAt: row.applied_at,
+  };
 }

@@ -173,6 +173,26 @@ export class OrderLinkRepository {
     return new Map(this.#held.all(sinceIso).map((row) => [row.sku, row.units]));
   }
 
+  /** The orders behind `heldUnits` for some SKUs (`erp-sync explain`): order, SKU, units. */
+  holders(
+    sinceIso: string,
+    skus: readonly string[],
+  ): { platformOrderId: number; sku: string; units: number }[] {
+    return this.db
+      .prepare<[string, string], { platformOrderId: number; sku: string; units: number }>(
+        `SELECT l.platform_order_id AS platformOrderId, l.sku AS sku, sum(l.quantity) AS units
+         FROM order_lines AS l
+         JOIN orders_seen AS s ON s.platform_order_id = l.platform_order_id
+         LEFT JOIN order_links AS k ON k.platform_order_id = l.platform_order_id
+         WHERE l.sku IN (SELECT value FROM json_each(?))
+           AND ((s.outcome IN ('queued', 'parked') AND coalesce(s.status, '') NOT IN ('cancelled', 'returned'))
+             OR (k.platform_order_id IS NOT NULL AND k.acknowledged_at IS NULL AND k.imported_at >= ?
+                 AND k.status NOT IN ('cancelled', 'returned')))
+         GROUP BY l.platform_order_id, l.sku ORDER BY l.platform_order_id`,
+      )
+      .all(JSON.stringify(skus), sinceIso);
+  }
+
   count(): number {
     return this.#count.get()!.n;
   }

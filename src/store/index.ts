@@ -5,5 +5,6 @@ export type { ProductLink } from './ProductLinkRepository.js';
 export type { Fingerprint, FingerprintEntry, FingerprintPipeline } from './FingerprintRepository.js';
 export type { SyncRun, RunStatus } from './RunRepository.js';
 export type { StoredReject, RejectListOptions } from './RejectRepository.js';
+export { ScratchTable } from './ScratchTable.js';
 export { processIdentity, processIsGone } from './processIdentity.js';
 export type { StoreAccount } from './AccountRepository.js';

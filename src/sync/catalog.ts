@@ -17,14 +17,14 @@ import type { RunOptions, RunSummary, SyncContext } from './types.js';
 export const CATALOG_CURSOR = 'catalog.products';
 
 /** One product or variant as the platform reports it, in the terms the fingerprints use. */
-interface PlatformItem {
+export interface PlatformItem {
   key: string;
   link: ProductLink;
   stock: number | null | undefined;
   prices: Partial<Record<keyof PriceValues, number | null>>;
 }
 
-function platformItems(product: ApiProduct): PlatformItem[] {
+export function platformItems(product: ApiProduct): PlatformItem[] {
   const base = { productId: product.id, platformUpdatedAt: product.updated_at };
   const items: PlatformItem[] = [
     {

@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+
+export interface MeasuredCli<T> {
+  output: T;
+  code: number;
+  wallSeconds: number;
+  peakRssMb: number;
+}
+
+/**
+ * Runs `erp-sync ARGS` (ARGS ending in a --json flag) as a child process, so its wall time and
+ * peak RSS (VmHWM, sampled every 25 ms) are the command's alone, and returns its parsed output.
+ */
+export async function measureCli<T>(args: string[], okExitCodes: number[] = [0]): Promise<MeasuredCli<T>> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  let peakKb = 0;
+  const sample = setInterval(() => {
+    try {
+      const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+    } catch {
+      // the child has exited
+    }
+  }, 25);
+  const [code] = (await once(child, 'exit')) as [number];
+  clearInterval(sample);
+  const wallSeconds = (performance.now() - started) / 1000;
+  if (!okExitCodes.includes(code)) throw new Error(`erp-sync ${args[0]} exited ${code}: ${stdout}`);
+  return { output: JSON.parse(stdout) as T, code, wallSeconds, peakRssMb: peakKb / 1024 };
+}

@@ -1,0 +1,161 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { describeError } from '../domain/errors.js';
+import { createLogger } from '../logger.js';
+import {
+  AUDIT_PIPELINES,
+  runAudit,
+  type AuditFinding,
+  type AuditPipeline,
+  type AuditReport,
+} from '../sync/audit.js';
+import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { healDriftInline } from '../sync/healDrift.js';
+import { formatSummaryTable } from '../sync/summary.js';
+import type { RunSummary } from '../sync/types.js';
+import { endQuietlyOnClosedPipe } from './storeCommands.js';
+
+export interface AuditCommandOptions {
+  configFile?: string;
+  pipelines?: string[];
+  json: boolean;
+  max: number;
+  fix: boolean;
+}
+
+const VALUE = (value: unknown): string =>
+  value === null || value === undefined
+    ? 'none'
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+
+function formatFinding(finding: AuditFinding): string {
+  const what =
+    finding.kind === 'order_not_in_erp'
+      ? `order ${finding.key} (${VALUE(finding.platform)}) is not in the ERP`
+      : finding.kind === 'order_gone'
+        ? `order ${finding.key} is linked (${VALUE(finding.expected)}) but gone from the platform`
+        : `${finding.key}: platform ${VALUE(finding.platform)}, erp-sync would push ${VALUE(finding.expected)}`;
+  return `  ${finding.kind.padEnd(16)} ${what}\n  ${''.padEnd(16)} ${finding.heals ? 'heals' : 'BLOCKED'}: ${finding.why}`;
+}
+
+export function formatAuditReport(report: AuditReport): string {
+  const erp = Object.entries(report.read.erpRows)
+    .map(([pipeline, n]) => `ERP ${pipeline} ${n} rows`)
+    .join(', ');
+  const read = [
+    report.read.platformItems ? `platform ${report.read.platformItems} items` : '',
+    erp,
+    report.pipelines.includes('orders')
+      ? `${report.read.platformOrders} platform orders, ${report.read.orderLinks} order links`
+      : '',
+  ].filter(Boolean);
+  const lines = [
+    `audit of ${report.pipelines.join(', ')}: read ${read.join(', ')} in ${report.seconds.toFixed(2)} s`,
+  ];
+  if (!report.complete) lines.push(`could not finish: ${report.error ?? 'unknown error'}`);
+  const counts = Object.entries(report.counts)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
+  lines.push(
+    report.drift === 0
+      ? report.complete
+        ? 'in step: no drift found'
+        : 'no drift found in what was read'
+      : `drift: ${report.drift} (${counts})`,
+  );
+  for (const finding of report.findings) lines.push(formatFinding(finding));
+  if (report.truncated)
+    lines.push(`  ... ${report.drift - report.findings.length} more (raise --max to list them)`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The exit code of an audit: 0 in step, 1 drift found, 2 could not finish. */
+export function auditExitCode(report: AuditReport): number {
+  if (!report.complete) return 2;
+  return report.drift > 0 ? 1 : 0;
+}
+
+export async function audit(options: AuditCommandOptions): Promise<number> {
+  const asked = options.pipelines?.length ? options.pipelines : [...AUDIT_PIPELINES];
+  const unknown = asked.filter((name) => !(AUDIT_PIPELINES as readonly string[]).includes(name));
+  if (unknown.length) {
+    process.stderr.write(
+      `erp-sync: unknown pipeline(s) ${unknown.join(', ')}; audit knows: ${AUDIT_PIPELINES.join(', ')}\n`,
+    );
+    return 64;
+  }
+  if (!Number.isInteger(options.max) || options.max < 0) {
+    process.stderr.write('erp-sync: --max wants a whole number >= 0\n');
+    return 64;
+  }
+  endQuietlyOnClosedPipe();
+  const config = loadConfig({ file: options.configFile });
+  const logger = createLogger({ level: config.log.level });
+  const tty = Boolean(process.stderr.isTTY) && !options.json;
+  let ctx;
+  try {
+    ctx = await createSyncContext(config, logger);
+  } catch (error) {
+    process.stderr.write(`erp-sync: audit could not start: ${describeError(error)}\n`);
+    return 2;
+  }
+  let report: AuditReport;
+  let fixed: RunSummary[] = [];
+  try {
+    report = await runAudit(ctx, {
+      pipelines: asked as AuditPipeline[],
+      max: options.max,
+      collectFixes: options.fix,
+      onProgress: tty
+        ? (progress) => process.stderr.write(`\raudit: ${progress.side} ${progress.read} read\x1b[K`)
+        : undefined,
+    });
+    if (tty) process.stderr.write('\r\x1b[K');
+    if (options.fix && report.complete && report.fixes) fixed = await healDriftInline(ctx)(report.fixes, {});
+  } finally {
+    await closeSyncContext(ctx);
+  }
+  const { fixes: _fixes, ...shown } = report;
+  if (options.json)
+    process.stdout.write(`${JSON.stringify(options.fix ? { ...shown, fixed } : shown, null, 2)}\n`);
+  else {
+    process.stdout.write(formatAuditReport(report));
+    if (options.fix)
+      process.stdout.write(
+        fixed.length
+          ? `\nfix: pushed the healing items\n${formatSummaryTable(fixed)}\n`
+          : '\nfix: nothing to push\n',
+      );
+  }
+  return auditExitCode(report);
+}
+
+export function registerAuditCommand(program: Command): void {
+  program
+    .command('audit')
+    .description(
+      'compare the ERP and the platform (read only) and list every difference; exit 0 in step, 1 drift, 2 could not finish',
+    )
+    .option('--pipeline <pipelines>', `comma-separated subset of: ${AUDIT_PIPELINES.join(', ')}`)
+    .option('--json', 'print the report as JSON', false)
+    .option('--max <n>', 'list at most N findings (all are counted)', '50')
+    .option('--fix', 'then push exactly the stock and price items that heal the drift (inline)', false)
+    .action(
+      async (flags: { pipeline?: string; json: boolean; max: string; fix: boolean }, command: Command) => {
+        const globals = command.optsWithGlobals<{ config?: string }>();
+        process.exitCode = await audit({
+          configFile: globals.config,
+          pipelines: flags.pipeline
+            ?.split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+          json: flags.json,
+          max: Number(flags.max),
+          fix: flags.fix,
+        });
+      },
+    );
+}

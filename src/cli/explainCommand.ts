@@ -1,0 +1,182 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config.js';
+import { describeError } from '../domain/errors.js';
+import { createLogger } from '../logger.js';
+import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { explainOrder, type OrderStory } from '../sync/explainOrder.js';
+import { explainSku, type ItemPipelineStory, type SkuStory } from '../sync/explainSku.js';
+import type { SyncContext } from '../sync/types.js';
+import { endQuietlyOnClosedPipe } from './storeCommands.js';
+
+const show = (value: unknown): string =>
+  value === null || value === undefined
+    ? 'none'
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+
+function pipelineLines(name: string, p: ItemPipelineStory): string[] {
+  const lines = [`  ${name}: ${p.verdict.text}`];
+  if (p.erp && 'rejected' in p.erp)
+    lines.push(`    ERP now:        rejected: ${p.erp.rejected}${p.erp.source ? ` at ${p.erp.source}` : ''}`);
+  else if (p.erp)
+    lines.push(`    ERP now:        ${show(p.erp.value)}${p.erp.source ? ` (${p.erp.source})` : ''}`);
+  else lines.push('    ERP now:        no row');
+  if (p.held !== undefined) {
+    const orders = p.holdingOrders?.length
+      ? ` by ${p.holdingOrders.map((o) => `#${o.orderId} (${o.units})`).join(', ')}`
+      : '';
+    lines.push(
+      `    held back:      ${p.held} by the oversell guard${orders}; safety buffer ${p.buffer ?? 0}`,
+    );
+  }
+  lines.push(`    would push:     ${show(p.wouldPush)}`);
+  const a = p.acknowledged;
+  lines.push(
+    `    acknowledged:   ${
+      a
+        ? a.notOnPlatform
+          ? `not on the platform (reported ${a.at ?? '?'})`
+          : a.inFlight
+            ? `${a.value.slice(1)} sent, answer not recorded (in flight or lost): sent again next run`
+            : `${a.value}${a.refused ? ' (refused)' : ''} at ${a.at ?? '?'}${a.byRun ? ` by run #${a.byRun}` : ''}`
+        : 'never'
+    }`,
+  );
+  lines.push(`    platform now:   ${p.platform === undefined ? 'not read' : show(p.platform)}`);
+  return lines;
+}
+
+export function formatSkuStory(story: SkuStory): string {
+  const lines = [story.sku, `verdict: ${story.verdict.text}`, ''];
+  lines.push(
+    `ERP:      ${story.erp.read ? (story.erp.has ? 'has it' : 'does not have it') : `could not be read: ${story.erp.error ?? '?'}`}`,
+  );
+  lines.push(
+    `platform: ${
+      !story.platform.read
+        ? `could not be read: ${story.platform.error ?? '?'} (what follows is the store's part)`
+        : story.platform.found
+          ? `product #${story.platform.productId} (${story.platform.status ?? '?'})`
+          : 'does not have it'
+    }`,
+  );
+  for (const item of story.items) {
+    lines.push(
+      '',
+      `${item.key}`,
+      ...pipelineLines('stock', item.stock),
+      ...pipelineLines('prices', item.prices),
+    );
+    for (const r of item.rejects)
+      lines.push(`  open reject (${r.pipeline}, since ${r.since}, seen ${r.count}x): ${r.reason}`);
+  }
+  if (story.runs.length) {
+    lines.push('', 'last runs:');
+    for (const r of story.runs)
+      lines.push(
+        `  #${r.id} ${r.pipeline.padEnd(8)} ${r.status.padEnd(7)} ${r.finishedAt ?? r.startedAt}${r.error ? `  ${r.error}` : ''}`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatOrderStory(story: OrderStory): string {
+  const { platform: p, erp, parked } = story;
+  const lines = [`order ${story.orderId}`, `verdict: ${story.verdict.text}`, ''];
+  if (!p.read)
+    lines.push(`platform: could not be read: ${p.error ?? '?'} (what follows is the store's part)`);
+  else if (!p.found) lines.push('platform: does not know this order');
+  else {
+    lines.push(
+      `platform: ${p.number ?? '?'}, ${p.status}/${p.paymentStatus}, created ${p.createdAt}, updated ${p.updatedAt ?? '?'}`,
+    );
+    if (p.awb) lines.push(`  AWB:     ${show(p.awb)}`);
+    if (p.invoice) lines.push(`  invoice: ${show(p.invoice)}`);
+    if (p.history !== undefined) lines.push(`  history: ${show(p.history)}`);
+  }
+  if (erp.bornInErp)
+    lines.push(`ERP:      born in the ERP as ${erp.bornInErp.sourceOrderId} (${erp.bornInErp.state})`);
+  else if (erp.reference)
+    lines.push(
+      `ERP:      ${erp.reference}, imported ${erp.importedAt ?? '?'}${erp.acknowledgedAt ? `, acknowledged ${erp.acknowledgedAt}` : ''}; last received ${erp.deliveredStatus}/${erp.deliveredPaymentStatus} (${erp.changesDelivered} change(s) delivered)${erp.pendingChange ? `; delivering ${show(erp.pendingChange)}` : ''}`,
+    );
+  else lines.push('ERP:      not imported');
+  if (parked)
+    lines.push(
+      `parked:   ${parked.code}: ${parked.reason}; ${parked.attempts} attempt(s) since ${parked.firstParkedAt}, next ${parked.nextAttemptAt}`,
+    );
+  if (story.events.length) {
+    lines.push('ERP events:');
+    for (const e of story.events)
+      lines.push(`  ${e.at} ${e.kind} ${e.eventId}: ${e.outcome}${e.detail ? ` (${e.detail})` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** 0 in step, 1 anything to see (pending, blocked, unknown id), 2 the platform or the ERP could not be read. */
+export function explainExitCode(state: string, couldNotRead: boolean): number {
+  if (couldNotRead) return 2;
+  return state === 'in_step' ? 0 : 1;
+}
+
+async function withContext(
+  configFile: string | undefined,
+  fn: (ctx: SyncContext) => Promise<number>,
+): Promise<number> {
+  endQuietlyOnClosedPipe();
+  const config = loadConfig({ file: configFile });
+  let ctx: SyncContext;
+  try {
+    ctx = await createSyncContext(config, createLogger({ level: config.log.level }));
+  } catch (error) {
+    process.stderr.write(`erp-sync: explain could not start: ${describeError(error)}\n`);
+    return 2;
+  }
+  try {
+    return await fn(ctx);
+  } finally {
+    await closeSyncContext(ctx);
+  }
+}
+
+export function registerExplainCommand(program: Command): void {
+  const explain = program
+    .command('explain')
+    .description('the whole story of one SKU or one order, and a verdict (read only)');
+  explain
+    .command('sku <sku>')
+    .description(
+      'ERP value, acknowledged value, platform value, held units, buffer, rejects, runs; exit 0 in step, 1 not, 2 could not read',
+    )
+    .option('--json', 'print the story as JSON', false)
+    .action(async (sku: string, flags: { json: boolean }, command: Command) => {
+      const globals = command.optsWithGlobals<{ config?: string }>();
+      process.exitCode = await withContext(globals.config, async (ctx) => {
+        const story = await explainSku(ctx, sku.trim());
+        process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatSkuStory(story));
+        return explainExitCode(story.verdict.state, !story.platform.read || !story.erp.read);
+      });
+    });
+  explain
+    .command('order <id>')
+    .description(
+      'platform status, ERP reference, parked reason, changes and events delivered; exit 0 in step, 1 not, 2 could not read',
+    )
+    .option('--json', 'print the story as JSON', false)
+    .action(async (id: string, flags: { json: boolean }, command: Command) => {
+      if (!/^[1-9]\d{0,15}$/.test(id.trim())) {
+        process.stderr.write(
+          `erp-sync: explain order wants a platform order id (a positive whole number), got "${id}"\n`,
+        );
+        process.exitCode = 64;
+        return;
+      }
+      const globals = command.optsWithGlobals<{ config?: string }>();
+      process.exitCode = await withContext(globals.config, async (ctx) => {
+        const story = await explainOrder(ctx, Number(id.trim()));
+        process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatOrderStory(story));
+        return explainExitCode(story.verdict.state, !story.platform.read);
+      });
+    });
+}
