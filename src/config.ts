@@ -134,6 +134,50 @@ const ordersSchema = z
     parkedRetryMinutes: 1,
   });
 
+/** Product fields an integrator may mark platform-owned (never written by the products pipeline). */
+export const PRODUCT_OWNABLE_FIELDS = [
+  'name',
+  'status',
+  'ean',
+  'mpn',
+  'brand_id',
+  'category_id',
+  'price',
+  'sale_price',
+  'cost_price',
+  'vat_rate',
+  'stock_quantity',
+  'track_stock',
+  'highlights',
+  'short_description',
+  'long_description',
+  'weight_grams',
+  'length_mm',
+  'width_mm',
+  'height_mm',
+  'meta_title',
+  'meta_description',
+] as const;
+
+const idMap = z.record(z.string().min(1), z.number().int().min(1));
+
+const productsSchema = z
+  .strictObject({
+    /** The products pipeline runs only when this is true. */
+    enabled: z.boolean().default(false),
+    /** Create SKUs the platform lacks (POST /products). */
+    create: z.boolean().default(true),
+    /** Update products that exist (PATCH /products/{id}, changed fields only). */
+    update: z.boolean().default(true),
+    /** Fields the platform owns: never sent, neither on create nor on update. */
+    platformOwned: z.array(z.enum(PRODUCT_OWNABLE_FIELDS)).default([]),
+    /** Brand name (as the ERP spells it) -> platform brand_id. */
+    brands: idMap.default({}),
+    /** Category name (as the ERP spells it) -> platform category_id. */
+    categories: idMap.default({}),
+  })
+  .default({ enabled: false, create: true, update: true, platformOwned: [], brands: {}, categories: {} });
+
 export const configSchema = z.strictObject({
   api: apiSchema,
   erp: erpSchema,
@@ -142,6 +186,7 @@ export const configSchema = z.strictObject({
     .default({ path: DEFAULT_STORE_PATH }),
   sync: syncSchema,
   orders: ordersSchema,
+  products: productsSchema,
   log: z
     .strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -155,6 +200,7 @@ export type ApiConfig = Config['api'];
 export type ErpConfig = Config['erp'];
 export type SyncConfig = Config['sync'];
 export type OrdersConfig = Config['orders'];
+export type ProductsConfig = Config['products'];
 
 export class ConfigError extends ErpSyncError {
   constructor(

@@ -1,4 +1,4 @@
-import { LIMITS, type ProductStatus } from './limits.js';
+import { LIMITS, type ProductStatus, type ProductType } from './limits.js';
 import { hasUnprintable, printable } from './printable.js';
 
 /** Where a record came from, so that a reject can name it (file and line, or a row key). */
@@ -44,6 +44,30 @@ export interface ProductRecord {
   weightGrams?: number;
   shortDescription?: string;
   longDescription?: string;
+  /** Fixed when the product is created (never updated). A variable product carries `variants`. */
+  type?: ProductType;
+  /** The brand by platform id, or by the name `products.brands` maps to an id. */
+  brandId?: number;
+  brand?: string;
+  /** The category by platform id, or by the name `products.categories` maps to an id. */
+  categoryId?: number;
+  category?: string;
+  lengthMm?: number;
+  widthMm?: number;
+  heightMm?: number;
+  highlights?: string[];
+  metaTitle?: string;
+  metaDescription?: string;
+  /** Variants of a variable product, sent when it is created (the API does not update them). */
+  variants?: ProductVariantRecord[];
+}
+
+export interface ProductVariantRecord {
+  sku: string;
+  name: string;
+  price?: number;
+  salePrice?: number;
+  stockQuantity?: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LIMITS, PRODUCT_STATUSES } from './limits.js';
+import { LIMITS, PRODUCT_STATUSES, PRODUCT_TYPES } from './limits.js';
 import { hasUnprintable } from './printable.js';
 import type { PriceRecord, ProductRecord, StockRecord } from './records.js';
 
@@ -113,5 +113,45 @@ export function productRecordReasons(record: ProductRecord): string[] {
     reasons.push(...numberReasons('weight_grams', record.weightGrams, { min: 0, integer: true }));
   }
   reasons.push(...salePriceReasons(record.price, record.salePrice));
+  for (const [prop, field] of PRODUCT_SIZE_FIELDS) {
+    const value = record[prop];
+    if (value !== undefined) reasons.push(...numberReasons(field, value, { min: 0, integer: true }));
+  }
+  for (const [prop, field] of PRODUCT_ID_FIELDS) {
+    const value = record[prop];
+    if (value !== undefined) reasons.push(...numberReasons(field, value, { min: 1, integer: true }));
+  }
+  if (record.metaTitle !== undefined && [...record.metaTitle].length > LIMITS.productNameMax)
+    reasons.push(`meta_title is longer than ${LIMITS.productNameMax} characters`);
+  if (record.type !== undefined && !(PRODUCT_TYPES as readonly string[]).includes(record.type))
+    reasons.push(`type must be one of ${PRODUCT_TYPES.join(', ')}, got ${record.type}`);
+  if (record.variants?.length && record.type !== 'variable')
+    reasons.push('only a variable product (type variable) has variants');
+  if (record.type === 'variable' && record.stockQuantity !== undefined)
+    reasons.push('a variable product has no own stock_quantity: give the stock of its variants');
+  record.variants?.forEach((variant, i) => {
+    reasons.push(...skuReasons(variant.sku, `variants.${i}.sku`));
+    reasons.push(...nameReasons(variant.name).map((r) => `variants.${i}: ${r}`));
+    for (const [prop, field] of [
+      ['price', 'price'],
+      ['salePrice', 'sale_price'],
+    ] as const) {
+      const value = variant[prop];
+      if (value !== undefined) reasons.push(...numberReasons(`variants.${i}.${field}`, value, { min: 0 }));
+    }
+    if (variant.stockQuantity !== undefined)
+      reasons.push(...quantityReasons(`variants.${i}.stock_quantity`, variant.stockQuantity));
+  });
   return reasons;
 }
+
+const PRODUCT_SIZE_FIELDS = [
+  ['lengthMm', 'length_mm'],
+  ['widthMm', 'width_mm'],
+  ['heightMm', 'height_mm'],
+] as const;
+
+const PRODUCT_ID_FIELDS = [
+  ['brandId', 'brand_id'],
+  ['categoryId', 'category_id'],
+] as const;

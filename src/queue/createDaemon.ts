@@ -1,3 +1,4 @@
+import type { ErpWatch } from '../erp/ErpWatch.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -12,6 +13,7 @@ import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
 import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
+import { startErpWatch } from './startErpWatch.js';
 
 export interface Readiness {
   ready: boolean;
@@ -72,6 +74,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const shutdown = new AbortController();
   const workers = new Map<QueueName, Worker>();
   let schedules: Schedules | null = null;
+  let watch: ErpWatch | null = null;
 
   const pause = new PauseController({
     queues,
@@ -137,7 +140,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     return pushJob.process(job, runtime, signal);
   };
 
-  const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start'): Promise<void> => {
+  const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start' | 'watch'): Promise<void> => {
     await enqueueRun(runs, pipeline, { trigger: reason });
   };
 
@@ -193,6 +196,12 @@ export function createDaemon(options: DaemonOptions): Daemon {
         });
       }
       schedules = startSchedules(config.schedules, (pipeline) => trigger(pipeline, 'schedule'), log);
+      watch = await startErpWatch(
+        options.ctx.erp,
+        new Set(enabledPipelines(config.schedules)),
+        (pipeline) => trigger(pipeline, 'watch'),
+        log,
+      );
       // A catch-up run of every enabled pipeline at start ("off" means never, not even now).
       for (const pipeline of enabledPipelines(config.schedules)) {
         await trigger(pipeline, 'start').catch((error: Error) =>
@@ -209,6 +218,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     },
     schedules: () => schedules,
     async close() {
+      await watch?.stop();
       await schedules?.stop();
       pause.close();
       const graceMs = config.shutdownGraceSeconds * 1000;

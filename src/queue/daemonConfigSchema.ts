@@ -20,6 +20,7 @@ function fields(expression: string): number {
 
 export const DEFAULT_SCHEDULES = {
   catalog: '*/5 * * * *',
+  products: '*/15 * * * *',
   orders: '* * * * *',
   stock: '* * * * *',
   prices: '*/15 * * * *',
@@ -45,6 +46,7 @@ export const redisSchema = z
 export const schedulesSchema = z
   .strictObject({
     catalog: cronOrOff.default(DEFAULT_SCHEDULES.catalog),
+    products: cronOrOff.default(DEFAULT_SCHEDULES.products),
     orders: cronOrOff.default(DEFAULT_SCHEDULES.orders),
     stock: cronOrOff.default(DEFAULT_SCHEDULES.stock),
     prices: cronOrOff.default(DEFAULT_SCHEDULES.prices),

@@ -10,7 +10,7 @@ export const QUEUE_NAMES = ['runs', 'pushes', 'imports'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** What started a run; shown in the dashboard and the logs. */
-export type Trigger = 'schedule' | 'start' | 'manual';
+export type Trigger = 'schedule' | 'start' | 'watch' | 'manual';
 
 export interface RunPayload {
   pipeline: PipelineName;
@@ -44,6 +44,7 @@ export interface ImportPayload {
 /** Every job name with its payload: the queue layer decodes nothing else. */
 export interface JobPayloads {
   catalog: RunPayload;
+  products: RunPayload;
   'orders-poll': RunPayload;
   'stock-scan': ScanPayload;
   'prices-scan': ScanPayload;

@@ -12,6 +12,7 @@ import { migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { createOrderRepositories, type OrderRepositories } from './createOrderRepositories.js';
 import { ProductLinkRepository } from './ProductLinkRepository.js';
+import { createProductRepositories, type ProductRepositories } from './productRepositories.js';
 import { RejectRepository } from './RejectRepository.js';
 import { RunRepository } from './RunRepository.js';
 import { StoreError } from './StoreError.js';
@@ -44,6 +45,8 @@ export class Store {
   readonly generations: GenerationRepository;
   /** Order links, seen/parked orders, applied ERP events, ERP-origin orders (issue 5). */
   readonly orders: OrderRepositories;
+  /** Product creates and field fingerprints of the products pipeline (issue 14). */
+  readonly products: ProductRepositories;
 
   constructor(
     readonly db: Database,
@@ -59,6 +62,7 @@ export class Store {
     this.leases = new LeaseRepository(db, options.now ?? Date.now);
     this.generations = new GenerationRepository(db);
     this.orders = createOrderRepositories(db);
+    this.products = createProductRepositories(db);
   }
 
   /** Runs fn in one transaction (nested calls become savepoints); returns its result. */

@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { ORDERS_MIGRATION } from './ordersMigration.js';
+import { PRODUCTS_MIGRATION } from './productsMigration.js';
 
 /**
  * The store's schema history. Append only: a released migration is never edited, a change is a
@@ -104,4 +105,5 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   ORDERS_MIGRATION,
+  PRODUCTS_MIGRATION,
 ];

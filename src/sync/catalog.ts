@@ -11,6 +11,7 @@ import {
   stockMatches,
   type PriceValues,
 } from './fingerprint.js';
+import { productFieldsChangedOnPlatform } from './productEcho.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
@@ -137,9 +138,12 @@ function handlePage(
       } else if (!pricesMatch(fingerprint.hash, item.prices)) changed.prices.push(item.key);
     }
   }
+  // Product master data written by the products pipeline: echo, or changed on the platform.
+  const productFields = productFieldsChangedOnPlatform(store, fresh);
   // A dry run stores nothing, so it applies nothing (the counts below say what it would do).
   if (!options.dryRun) summary.applied += fresh.length;
   summary.extra.links! += items.length;
+  summary.extra.changedOnPlatform! += productFields.length;
   summary.extra.appeared! += appeared.stock.length + appeared.prices.length;
   summary.extra.changedOnPlatform! += changed.stock.length + changed.prices.length;
   if (options.dryRun) return;
@@ -152,5 +156,6 @@ function handlePage(
       }
       if (changed[pipeline].length) store.fingerprints.delete(pipeline, changed[pipeline]);
     }
+    if (productFields.length) store.products.fingerprints.update(productFields);
   });
 }

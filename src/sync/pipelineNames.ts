@@ -1,9 +1,18 @@
 /**
  * Every pipeline, in the order run-once runs them when no --only is given (stated once, here).
  * Catalog comes first so that platform-side changes invalidate fingerprints before the pushes;
- * orders before stock, so that orders found are held back from the stock push (oversell guard).
+ * products after catalog (links exist) and before stock (a new SKU exists before its stock is
+ * pushed); orders before stock, so that orders found are held back from the stock push (oversell guard).
  */
-export const PIPELINE_ORDER = ['catalog', 'orders', 'stock', 'prices', 'feedback', 'erp-orders'] as const;
+export const PIPELINE_ORDER = [
+  'catalog',
+  'products',
+  'orders',
+  'stock',
+  'prices',
+  'feedback',
+  'erp-orders',
+] as const;
 
 export type PipelineName = (typeof PIPELINE_ORDER)[number];
 

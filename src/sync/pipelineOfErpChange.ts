@@ -3,13 +3,12 @@ import type { PipelineName } from './pipelineNames.js';
 
 /**
  * The pipeline whose scan an ERP change calls for (an adapter's watch reports the change; the
- * daemon enqueues this pipeline's scan). Null when no pipeline reads that part of the ERP yet
- * (the ERP's product master is read by no pipeline so far).
+ * daemon enqueues this pipeline's scan). Null when no pipeline reads that part of the ERP.
  */
 const PIPELINE_OF_ERP_CHANGE = {
   stock: 'stock',
   prices: 'prices',
-  products: null,
+  products: 'products',
   orderEvents: 'feedback',
   outgoingOrders: 'erp-orders',
 } as const satisfies Record<ErpChange, PipelineName | null>;

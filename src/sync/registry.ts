@@ -4,6 +4,7 @@ import { runFeedback } from './feedback.js';
 import { runOrders } from './orders.js';
 import type { PipelineName } from './pipelineNames.js';
 import { runPrices } from './prices.js';
+import { runProducts } from './products.js';
 import { runStock } from './stock.js';
 import type { Pipeline } from './types.js';
 
@@ -13,6 +14,7 @@ import type { Pipeline } from './types.js';
  */
 export const PIPELINES: Readonly<Record<PipelineName, Pipeline>> = {
   catalog: runCatalog,
+  products: runProducts,
   orders: runOrders,
   stock: runStock,
   prices: runPrices,

@@ -20,6 +20,18 @@ export const FIELDS: Record<RecordKind, readonly string[]> = {
     'weight_grams',
     'short_description',
     'long_description',
+    'type',
+    'brand_id',
+    'brand',
+    'category_id',
+    'category',
+    'length_mm',
+    'width_mm',
+    'height_mm',
+    'highlights',
+    'meta_title',
+    'meta_description',
+    'variants',
   ],
 };
 
@@ -41,6 +53,18 @@ export const DEFAULT_ALIASES: Record<string, readonly string[]> = {
   weight_grams: ['weight_grams', 'weight', 'greutate'],
   short_description: ['short_description', 'descriere_scurta'],
   long_description: ['long_description', 'description', 'descriere'],
+  type: ['type', 'product_type', 'tip'],
+  brand_id: ['brand_id'],
+  brand: ['brand', 'brand_name', 'marca', 'producator', 'manufacturer'],
+  category_id: ['category_id'],
+  category: ['category', 'category_name', 'categorie'],
+  length_mm: ['length_mm', 'length', 'lungime'],
+  width_mm: ['width_mm', 'width', 'latime'],
+  height_mm: ['height_mm', 'height', 'inaltime'],
+  highlights: ['highlights', 'bullets', 'caracteristici'],
+  meta_title: ['meta_title', 'seo_title'],
+  meta_description: ['meta_description', 'seo_description'],
+  variants: ['variants', 'variante'],
 };
 
 /** `Sale Price`, `sale-price`, `SALE_PRICE` and `salePrice` all become `sale_price`. */

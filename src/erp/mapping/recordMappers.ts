@@ -1,6 +1,6 @@
-import type { ProductStatus } from '../../domain/limits.js';
+import type { ProductStatus, ProductType } from '../../domain/limits.js';
 import { printable } from '../../domain/printable.js';
-import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
+import type { PriceRecord, ProductRecord, ProductVariantRecord, StockRecord } from '../../domain/records.js';
 import {
   nameReasons,
   priceRecordReasons,
@@ -77,6 +77,7 @@ export const MAPPERS: {
         reasons.push(`track_stock is not a yes/no value: ${show(values.get('track_stock'))}`);
       else record.trackStock = track;
     }
+    readProductExtras(values, record, ctx, reasons);
     if (name === undefined) reasons.unshift(...nameReasons(undefined));
     if (reasons.length) return { reasons };
     return checked(record, productRecordReasons(record));
@@ -120,4 +121,61 @@ function readNumber(
 
 function show(value: unknown): string {
   return printable(JSON.stringify(typeof value === 'string' ? value.trim() : value) ?? String(value), 60);
+}
+
+/** The master-data fields beyond the basic ones: brand, category, sizes, SEO, highlights, variants. */
+function readProductExtras(values: Picked, record: ProductRecord, ctx: MapContext, reasons: string[]): void {
+  const type = readText(values, 'type');
+  if (type !== undefined) record.type = type.toLowerCase() as ProductType;
+  assign(record, 'brandId', readNumber(values, 'brand_id', ctx, reasons));
+  assign(record, 'brand', readText(values, 'brand'));
+  assign(record, 'categoryId', readNumber(values, 'category_id', ctx, reasons));
+  assign(record, 'category', readText(values, 'category'));
+  assign(record, 'lengthMm', readNumber(values, 'length_mm', ctx, reasons));
+  assign(record, 'widthMm', readNumber(values, 'width_mm', ctx, reasons));
+  assign(record, 'heightMm', readNumber(values, 'height_mm', ctx, reasons));
+  assign(record, 'metaTitle', readText(values, 'meta_title'));
+  assign(record, 'metaDescription', readText(values, 'meta_description'));
+  const highlights = values.get('highlights');
+  if (Array.isArray(highlights)) record.highlights = highlights.map((h) => String(h).trim()).filter(Boolean);
+  else if (highlights !== undefined && highlights !== null) {
+    // A flat file has one cell: bullets separated by `|`.
+    record.highlights = String(highlights)
+      .split('|')
+      .map((h) => h.trim())
+      .filter(Boolean);
+  }
+  const variants = readVariants(values.get('variants'), ctx, reasons);
+  if (variants) record.variants = variants;
+}
+
+/** Variants as a JSON array (a JSON/NDJSON file's array, or a cell holding JSON). */
+function readVariants(raw: unknown, ctx: MapContext, reasons: string[]): ProductVariantRecord[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  let list = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = JSON.parse(raw);
+    } catch {
+      reasons.push(`variants is not a JSON array: ${show(raw)}`);
+      return undefined;
+    }
+  }
+  if (!Array.isArray(list)) {
+    reasons.push(`variants is not a list: ${show(raw)}`);
+    return undefined;
+  }
+  return list.map((item, i) => {
+    const fields = new Map(Object.entries((item ?? {}) as Record<string, unknown>));
+    const variant: ProductVariantRecord = {
+      sku: readText(fields, 'sku') ?? '',
+      name: readText(fields, 'name') ?? '',
+    };
+    const sub: string[] = [];
+    assign(variant, 'price', readNumber(fields, 'price', ctx, sub));
+    assign(variant, 'salePrice', readNumber(fields, 'sale_price', ctx, sub));
+    assign(variant, 'stockQuantity', readNumber(fields, 'stock_quantity', ctx, sub));
+    reasons.push(...sub.map((r) => `variants.${i}: ${r}`));
+    return variant;
+  });
 }

@@ -34,7 +34,7 @@ describe('usage errors exit 64, not 1 like a failed pipeline', () => {
         expect(result.stderr).not.toMatch(STACK_TRACE);
       });
       expect(results[2]!.stderr).toContain('name at least one pipeline');
-      expect(results[5]!.stderr).toMatch(/Allowed choices are catalog, orders, stock/);
+      expect(results[5]!.stderr).toMatch(/Allowed choices are catalog, products, orders, stock/);
       expect((await runCli(['--help'])).code).toBe(0);
     },
   );

@@ -30,7 +30,15 @@ function brokenErp(ctx: SyncContext): SyncContext {
 
 describe('the one run frame', () => {
   it('states the run order once and has a pipeline for every name', () => {
-    expect(PIPELINE_ORDER).toEqual(['catalog', 'orders', 'stock', 'prices', 'feedback', 'erp-orders']);
+    expect(PIPELINE_ORDER).toEqual([
+      'catalog',
+      'products',
+      'orders',
+      'stock',
+      'prices',
+      'feedback',
+      'erp-orders',
+    ]);
     expect(Object.keys(PIPELINES).sort()).toEqual([...PIPELINE_ORDER].sort());
   });
 

@@ -22,6 +22,7 @@ describe('daemon configuration', () => {
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'erp-sync' });
     expect(config.schedules).toEqual({
       catalog: '*/5 * * * *',
+      products: '*/15 * * * *',
       orders: '* * * * *',
       stock: '* * * * *',
       prices: '*/15 * * * *',

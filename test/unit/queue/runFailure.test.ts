@@ -66,6 +66,7 @@ describe('Redis version and schedules', () => {
     const next = nextRunsOf(
       {
         catalog: 'off',
+        products: 'off',
         orders: '* * * * *',
         stock: '*/10 * * * * *',
         prices: '*/15 * * * *',

@@ -8,7 +8,7 @@ describe('pipelineOfErpChange', () => {
     expect(ERP_CHANGES.map((change) => [change, pipelineOfErpChange(change)])).toEqual([
       ['stock', 'stock'],
       ['prices', 'prices'],
-      ['products', null],
+      ['products', 'products'],
       ['orderEvents', 'feedback'],
       ['outgoingOrders', 'erp-orders'],
     ]);

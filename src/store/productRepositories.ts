@@ -1,0 +1,13 @@
+import type { Database } from 'better-sqlite3';
+import { ProductCreateRepository } from './ProductCreateRepository.js';
+import { ProductFingerprintRepository } from './ProductFingerprintRepository.js';
+
+/** The products pipeline's part of the store (tables of PRODUCTS_MIGRATION). */
+export interface ProductRepositories {
+  creates: ProductCreateRepository;
+  fingerprints: ProductFingerprintRepository;
+}
+
+export function createProductRepositories(db: Database): ProductRepositories {
+  return { creates: new ProductCreateRepository(db), fingerprints: new ProductFingerprintRepository(db) };
+}
