@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { parseConfig } from '../../../src/config.js';
 import { DEMO_KEYS } from '../../../src/sandbox/index.js';
 import { DASHBOARD_PASSWORD_ENV } from '../../../src/server/index.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
@@ -119,6 +120,12 @@ describe('docker-compose.yml', () => {
     expect(namedVolume(daemon, '/data')).toBe('erp-sync-data');
     expect(daemon.env_file).toEqual(['erp-sync.env']);
     expect(daemon.ports).toEqual(['127.0.0.1:9464:9464']);
+    // the image's configuration listens there, beyond the container's loopback (so: password)
+    const imageConfig = parseConfig({
+      ...(parseYaml(readFileSync(join(PROJECT_ROOT, 'deploy/config.docker.yaml'), 'utf8')) as object),
+      api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
+    });
+    expect(imageConfig.server).toEqual({ host: '0.0.0.0', port: 9464 });
     // more than the daemon's default shutdownGraceSeconds (30)
     expect(Number(/^(\d+)s$/.exec(daemon.stop_grace_period ?? '')?.[1])).toBeGreaterThan(30);
   });

@@ -19,6 +19,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../../src/config.js';
 import { DEMO_KEYS, startSandbox } from '../../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
+import { startPrivateRedis } from '../../support/redisServer.js';
 
 // No Docker engine here: the image cannot be built. What can be checked without one:
 // - every file the Dockerfile copies from the build context exists and is not in .dockerignore;
@@ -222,14 +223,21 @@ function imageEnv(): Record<string, string> {
   return env;
 }
 
+/** This process's environment without the variables that would change what erp-sync does. */
+function cleanEnv(): Record<string, string | undefined> {
+  const base: Record<string, string | undefined> = { ...process.env };
+  for (const key of Object.keys(base))
+    if (/^(ERP_SYNC_|CMS_|LOG_LEVEL$|NODE_|REDIS_URL$)/.test(key)) delete base[key];
+  return base;
+}
+
 function run(
   command: string,
   args: string[],
   env: Record<string, string>,
   cwd = root,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base: Record<string, string | undefined> = { ...process.env };
-  for (const key of Object.keys(base)) if (/^(ERP_SYNC_|CMS_|LOG_LEVEL$|NODE_)/.test(key)) delete base[key];
+  const base = cleanEnv();
   return new Promise((done, reject) => {
     const child = spawn(command, args, {
       cwd,
@@ -346,6 +354,88 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     expect(demo.stdout).toContain('== Done.');
     // the demo keeps to its own temp store, even with the image's environment
     expect(existsSync(inRoot('/data/erp-sync.db'))).toBe(false);
+  });
+
+  it('the default command starts the daemon with the image ENV and config: refused without a dashboard password, healthy with one, exit 0 on SIGTERM', async () => {
+    const config = parseConfig({
+      ...(parseYaml(readFileSync(join(PROJECT_ROOT, 'deploy/config.docker.yaml'), 'utf8')) as object),
+      api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
+    });
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(imageEnv().ERP_SYNC_HEALTH_URL).toBe(`http://127.0.0.1:${config.server.port}/healthz`);
+    // the same file with the container's /data moved into the temp root, on a free port
+    const imageConfig = inRoot('/etc/erp-sync/config.yaml');
+    writeFileSync(
+      imageConfig,
+      readFileSync(imageConfig, 'utf8')
+        .replaceAll(' /data/', ` ${inRoot('/data')}/`)
+        .replace(/^ {2}port: 9464\b/m, '  port: 0'),
+    );
+    const command = JSON.parse(
+      instructions.filter((i) => i.stage === 'runtime' && i.keyword === 'CMD').at(-1)!.args,
+    ) as string[];
+    const redis = await startPrivateRedis();
+    const sandbox = await startSandbox({ port: 0, logLevel: 'silent' });
+    try {
+      const env = {
+        ...imageEnv(),
+        CMS_BASE_URL: sandbox.url,
+        CMS_API_KEY: DEMO_KEYS.primary,
+        REDIS_URL: redis.url,
+        LOG_LEVEL: 'warn',
+      };
+      const refused = await run(inRoot('/usr/local/bin/docker-entrypoint.sh'), command, env, inRoot('/data'));
+      expect(refused.code).toBe(78);
+      expect(refused.stderr).toContain('ERP_SYNC_DASHBOARD_PASSWORD');
+
+      const password = 'image-test-password';
+      const daemon = spawn(inRoot('/usr/local/bin/docker-entrypoint.sh'), command, {
+        cwd: inRoot('/data'),
+        env: {
+          ...cleanEnv(),
+          PATH: `${inRoot('/usr/local/bin')}:${process.env.PATH}`,
+          ...env,
+          ERP_SYNC_DASHBOARD_PASSWORD: password,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      daemon.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => daemon.once('exit', (code) => resolve(code)));
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let stdout = '';
+          const timer = setTimeout(() => reject(new Error(`not ready: ${stderr.slice(-2000)}`)), 40_000);
+          daemon.stdout.on('data', (chunk: Buffer) => {
+            stdout += chunk.toString();
+            const ready = /\{"event":"ready","url":"([^"]+)"\}/.exec(stdout);
+            if (ready) {
+              clearTimeout(timer);
+              resolve(ready[1]!.replace('0.0.0.0', '127.0.0.1'));
+            }
+          });
+        });
+        const health = await run(inRoot('/usr/local/bin/erp-sync-healthcheck'), [], {
+          ...env,
+          ERP_SYNC_HEALTH_URL: `${url}/healthz`,
+        });
+        expect(health.stdout).toMatch(/^healthy: /);
+        expect(health.code).toBe(0);
+        expect((await fetch(`${url}/metrics`)).status).toBe(401);
+        const metrics = await fetch(`${url}/metrics`, {
+          headers: { authorization: `Basic ${Buffer.from(`prometheus:${password}`).toString('base64')}` },
+        });
+        expect(metrics.status).toBe(200);
+        expect(await metrics.text()).toContain('erp_sync_paused 0');
+      } finally {
+        daemon.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+      expect(stderr).not.toContain(password);
+    } finally {
+      await sandbox.close();
+      await redis.close();
+    }
   });
 
   it("the entrypoint loop runs with the image's ENV and default config, and the health check passes", async () => {

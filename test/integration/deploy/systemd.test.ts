@@ -100,6 +100,13 @@ describe('systemd units', () => {
     expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(service)?.[1])).toBeGreaterThan(30);
     expect(service).toMatch(/^KillSignal=SIGTERM$/m);
     expect(service).toMatch(/^WantedBy=multi-user\.target$/m);
+    // the example config keeps the ops server on loopback: no dashboard password needed
+    const config = parseConfig({
+      ...(parseYaml(unit('config.systemd.yaml')) as object),
+      api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
+    });
+    expect(config.server.host).toBe('127.0.0.1');
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
     expectHardened(service);
   });
 

@@ -1,0 +1,279 @@
+/**
+ * npm run bench:daemon [-- --skus 100000] [-- --orders 10000] [-- --record]
+ *
+ * A running daemon (`erp-sync start` as a child process, a private redis-server, the sandbox in
+ * this process, the file adapter):
+ * 1. stock: every one of N SKUs changes in stock.csv; a manual run is enqueued through Redis (what
+ *    `erp-sync sync stock` does). Measured: from that trigger to the last bulk request the sandbox
+ *    answered (its request log), and to the run job's completion. Against it, in the same run and on
+ *    the same sandbox, a raw client sends the same bulk bodies (the quantities changed once more, so
+ *    they are real changes too) with the same concurrency: the floor of what any sync could do.
+ * 2. orders: M new platform orders (created through the sandbox first), one orders run through the
+ *    queue until every order is in the outbox: requests, time, the daemon's peak RSS (VmHWM).
+ * Each part gets a fresh daemon process, so its peak RSS is its own. --record rewrites the
+ * "## Daemon" section of bench/RESULTS.md.
+ */
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createApiClient } from '../src/api/createApiClient.js';
+import type { BulkStockItem } from '../src/api/inputs.js';
+import { writeConfigFile } from '../src/config.js';
+import { enqueueRun } from '../src/queue/enqueueRun.js';
+import { openQueueClient, type QueueClient } from '../src/queue/queueClient.js';
+import { readRunJob } from '../src/queue/readRunJob.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { startDaemonProcess, type DaemonProcess } from '../test/support/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/support/redisServer.js';
+import { measureRunOnce } from './support/measureRunOnce.js';
+import { recordSection } from './support/recordSection.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number): number => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const SKUS = arg('skus', 100_000);
+const ORDERS = arg('orders', 10_000);
+const BATCH = arg('batch', 500);
+const CONCURRENCY = arg('concurrency', 4);
+const RECORD = args.includes('--record');
+const PREFIX = 'bench';
+
+const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
+const log = (text: string): void => void process.stderr.write(`${text}\n`);
+
+async function writeStockCsv(path: string, quantity: (n: number) => number): Promise<void> {
+  const out = createWriteStream(`${path}.tmp`);
+  out.write('sku,quantity\n');
+  for (let n = 1; n <= SKUS; n++) {
+    if (!out.write(`${sku(n)},${quantity(n)}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+  const { renameSync } = await import('node:fs');
+  renameSync(`${path}.tmp`, path);
+}
+
+function peakRssMb(pid: number | undefined): number {
+  const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return hwm ? Number(hwm[1]) / 1024 : NaN;
+}
+
+interface World {
+  redis: PrivateRedis;
+  sandbox: Sandbox;
+  dir: string;
+  erpDir: string;
+  configFile: string;
+  env: Record<string, string>;
+}
+
+async function runThroughQueue(
+  queues: QueueClient,
+  pipeline: 'stock' | 'orders',
+): Promise<{ triggeredAt: number; completedAt: number }> {
+  const runs = queues.queue('runs');
+  const triggeredAt = Date.now();
+  const job = await enqueueRun(runs, pipeline, { trigger: 'manual' });
+  for (;;) {
+    const view = await readRunJob(runs, job.id!);
+    if (view?.state === 'completed') return { triggeredAt, completedAt: Date.now() };
+    if (view?.state === 'failed') throw new Error(`${pipeline} run failed: ${JSON.stringify(view)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function withDaemon<T>(world: World, body: (daemon: DaemonProcess, queues: QueueClient) => Promise<T>) {
+  const daemon = await startDaemonProcess(world.configFile, world.env, { readyTimeoutMs: 120_000 });
+  const queues = await openQueueClient({ url: world.redis.url, prefix: PREFIX });
+  try {
+    return await body(daemon, queues);
+  } finally {
+    await queues.close();
+    daemon.kill('SIGTERM');
+    await daemon.exited;
+  }
+}
+
+async function stockPart(world: World): Promise<string[]> {
+  const rows: string[] = [];
+  const { sandbox } = world;
+  const stockCsv = join(world.erpDir, 'stock.csv');
+  await writeStockCsv(stockCsv, (n) => (n % 89) + 1);
+  return withDaemon(world, async (daemon, queues) => {
+    log(`first push of ${SKUS} SKUs (fresh store)...`);
+    sandbox.requestLog.clear();
+    await runThroughQueue(queues, 'stock');
+
+    await writeStockCsv(stockCsv, (n) => (n % 89) + 2);
+    log(`every SKU changed: pushing through the daemon...`);
+    sandbox.requestLog.clear();
+    const run = await runThroughQueue(queues, 'stock');
+    const entries = sandbox.requestLog.entries();
+    const bulk = entries.filter((e) => e.method === 'PATCH' && e.path.endsWith('/products/stock/bulk'));
+    const lastAck = Math.max(...bulk.map((e) => Date.parse(e.at) + e.durationMs));
+    const daemonSeconds = (lastAck - run.triggeredAt) / 1000;
+    const jobSeconds = (run.completedAt - run.triggeredAt) / 1000;
+    const rss = peakRssMb(daemon.child.pid);
+    const bodies = bulk
+      .filter((e) => e.status === 200)
+      .map((e) => (e.body as { items: BulkStockItem[] }).items);
+    const items = bodies.reduce((sum, b) => sum + b.length, 0);
+
+    log(`the raw floor: the same ${bodies.length} bodies from one client...`);
+    const client = createApiClient({
+      baseUrl: sandbox.url,
+      apiKey: sandbox.keys.primary,
+      maxSockets: CONCURRENCY,
+    });
+    const replay = bodies.map((body) =>
+      body.map((item) => ({ ...item, quantity: (item.quantity ?? 0) + 1 })),
+    );
+    sandbox.requestLog.clear();
+    const started = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < replay.length) await client.products.bulkStock(replay[next++]!);
+      }),
+    );
+    const rawSeconds = (Date.now() - started) / 1000;
+    const rawRequests = sandbox.requestLog.entries().length;
+    await client.close();
+
+    // The same kind of change once more, run inline (run-once, no queue) on the same store: what
+    // the pipeline itself costs, so that the daemon's overhead over it shows.
+    await writeStockCsv(stockCsv, (n) => (n % 89) + 4);
+    sandbox.requestLog.clear();
+    const inline = await measureRunOnce(['--only', 'stock', '--config', world.configFile], [0]);
+    const inlineRequests = sandbox.requestLog.entries().length;
+
+    rows.push(
+      `| inline: the same change with \`run-once --only stock\` (no queue), pipeline time | ${inline.summary.applied} | ${inlineRequests} | ${inline.summary.seconds.toFixed(2)} | | ${inline.peakRssMb.toFixed(0)} |`,
+      `| daemon: ${SKUS / 1000}k SKUs changed, trigger to last batch acknowledged | ${items} | ${entries.length} | ${daemonSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${rss.toFixed(0)} |`,
+      `| raw client: the same ${bodies.length} bulk bodies, concurrency ${CONCURRENCY} | ${items} | ${rawRequests} | ${rawSeconds.toFixed(2)} | | |`,
+      `| ratio daemon / raw | | | **${(daemonSeconds / rawSeconds).toFixed(2)}x** | | |`,
+    );
+    log(rows.join('\n'));
+    return rows;
+  });
+}
+
+async function createOrders(sandbox: Sandbox, count: number): Promise<number> {
+  const client = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 2 });
+  const products = await client.products.list({ per_page: 5 });
+  const skus = products.data.map((p) => p.sku!).filter(Boolean);
+  for (const product of products.data)
+    await client.products.updateStock(product.id, { quantity: 10_000_000 });
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const n = next++;
+      await client.orders.create({
+        customer: { name: `Bench Client ${n % 500}`, email: `bench${n % 500}@example.ro` },
+        items: [{ sku: skus[n % skus.length]!, quantity: 1 + (n % 3) }],
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  await client.close();
+  return (performance.now() - started) / 1000;
+}
+
+async function ordersPart(world: World): Promise<string[]> {
+  const { sandbox } = world;
+  log(`creating ${ORDERS} platform orders...`);
+  await createOrders(sandbox, ORDERS);
+  return withDaemon(world, async (daemon, queues) => {
+    log('importing them through the queue...');
+    sandbox.requestLog.clear();
+    const run = await runThroughQueue(queues, 'orders');
+    // The run job completes once the poll has enqueued the imports; the imports (rate-limited
+    // like every API-bound queue) go on after it: wait for the last order file in the outbox.
+    const outbox = join(world.erpDir, 'outbox', 'orders');
+    const count = (): number => readdirSync(outbox).length;
+    const deadline = Date.now() + 900_000;
+    while (count() < ORDERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const files = count();
+    const lastFileSeconds = (Date.now() - run.triggeredAt) / 1000;
+    const jobSeconds = (run.completedAt - run.triggeredAt) / 1000;
+    const row = `| daemon: ${ORDERS} new platform orders, one orders run through the queue (to the last order file in the outbox) | ${files} | ${sandbox.requestLog.entries().length} | ${lastFileSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${peakRssMb(daemon.child.pid).toFixed(0)} |`;
+    log(row);
+    return [row];
+  });
+}
+
+async function main(): Promise<void> {
+  log(`starting Redis and the sandbox with ${SKUS} products...`);
+  const redis = await startPrivateRedis();
+  const sandbox = await startSandbox({ port: 0, seed: 'empty', extraProducts: SKUS, recordBodies: true });
+  const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-daemon-'));
+  const erpDir = join(dir, 'erp');
+  mkdirSync(erpDir);
+  const configFile = writeConfigFile(join(dir, 'config.yaml'), {
+    api: { baseUrl: sandbox.url, apiKey: sandbox.keys.primary },
+    erp: { type: 'file', path: erpDir, stableMs: 0 },
+    store: { path: join(dir, 'erp-sync.db') },
+    sync: { batchSize: BATCH, concurrency: CONCURRENCY },
+    // the raw floor reads no orders: neither does the stock run here
+    orders: { oversellGuard: { enabled: false } },
+    log: { level: 'warn' },
+    redis: { prefix: PREFIX },
+    server: { host: '127.0.0.1', port: 0 },
+    schedules: {
+      catalog: 'off',
+      orders: 'off',
+      stock: 'off',
+      prices: 'off',
+      feedback: 'off',
+      'erp-orders': 'off',
+    },
+  });
+  const world: World = {
+    redis,
+    sandbox,
+    dir,
+    erpDir,
+    configFile,
+    env: { REDIS_URL: redis.url },
+  };
+  const rows: string[] = [];
+  try {
+    rows.push(...(await stockPart(world)));
+    rows.push(...(await ordersPart(world)));
+  } finally {
+    await sandbox.close();
+    await redis.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const section = [
+    '## Daemon',
+    '',
+    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}\` (batch ${BATCH}, concurrency ${CONCURRENCY}). Machine: ${cpus().length} cores (${cpu}), ` +
+      `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    '`erp-sync start` runs as a child process (schedules off) on a private redis-server; the sandbox runs in',
+    'the bench process. A run is triggered by enqueueing it through Redis (what `erp-sync sync` does).',
+    '"to last ack" ends when the sandbox answered the last bulk request (its request log); "to job done"',
+    "when the run job is completed in Redis. Peak RSS is the daemon process's VmHWM (a fresh daemon per",
+    'part). The raw client sends the very bodies the daemon sent (quantities +1) with the same concurrency;',
+    'the inline row is `run-once` (a child process, no queue) on the same store for one more change of',
+    `every SKU: its pipeline time (read ${SKUS} CSV rows, diff against the store, send, record) without the queue.`,
+    '',
+    '| scenario | items / files | requests | s to last ack | s to job done | peak RSS MB |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    `Load average (1 min) when the bench ended: ${loadavg()[0]!.toFixed(1)} (the machine is shared; times vary with it).`,
+    'Aim: the daemon within 1.3x of the raw client.',
+    '',
+  ].join('\n');
+  process.stdout.write(`\n${section}\n`);
+  if (RECORD) recordSection('## Daemon', section);
+}
+
+await main();
