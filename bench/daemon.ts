@@ -203,7 +203,8 @@ async function ordersPart(world: World): Promise<string[]> {
     // The run job completes once the poll has enqueued the imports; the imports (rate-limited
     // like every API-bound queue) go on after it: wait for the last order file in the outbox.
     const outbox = join(world.erpDir, 'outbox', 'orders');
-    const count = (): number => readdirSync(outbox).length;
+    // Order files only (`<id>.json`): not the temporary files of writes under way.
+    const count = (): number => readdirSync(outbox).filter((name) => /^\d+\.(json|xml)$/.test(name)).length;
     const deadline = Date.now() + 900_000;
     while (count() < ORDERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const files = count();
