@@ -171,7 +171,7 @@ export function registerExplainCommand(program: Command): void {
   explain
     .command('order <id>')
     .description(
-      'platform status, ERP reference, parked reason, changes and events delivered; exit 0 in step, 1 not, 2 could not read',
+      'platform status, ERP reference and where the ERP holds it, parked reason, changes and events; exit 0 in step, 1 not, 2 could not read',
     )
     .option('--json', 'print the story as JSON', false)
     .action(async (id: string, flags: { json: boolean }, command: Command) => {
