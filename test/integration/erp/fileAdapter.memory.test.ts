@@ -51,7 +51,7 @@ interface StockReadMeasure {
 }
 
 describe('file adapter on a million rows', () => {
-  it('streams them with bounded memory', { timeout: 90_000 }, async () => {
+  it('streams them with bounded memory', { timeout: 180_000 }, async () => {
     await writeBigCsv(join(dir, 'stock.csv'));
     const read = await measureStockRead(dir);
     const retainedMb = (read.peak - read.baseline) / 1e6;
