@@ -121,7 +121,10 @@ async function startRuns({ api, erpDir, runs, signal }: Step): Promise<boolean> 
     STEP_TIMEOUT_MS,
   );
   if (!imported) return false;
-  detail(`outbox/orders: ${outboxOrders(erpDir).length} order file(s), one per new platform order`);
+  detail(
+    `outbox/orders: ${outboxOrders(erpDir).length} order file(s), one per new platform order ` +
+      '(a poll that lists an order again queues the same job id: BullMQ keeps one)',
+  );
   detail(
     `${CHANGED_SKU} on the platform: ${await platformStock(api, CHANGED_SKU)} (stock.csv: ${fileStock(erpDir, CHANGED_SKU)})`,
   );
@@ -214,7 +217,7 @@ function describeRun(s: RunSummary): string {
     [
       ['read', s.read],
       ['unchanged', s.unchanged],
-      [s.pipeline === 'orders' ? 'to import' : 'sent', s.sent],
+      [s.pipeline === 'orders' ? 'import job(s)' : 'sent', s.sent],
       ['applied', s.applied],
       ['not found', s.notFound],
       ['rejected', s.rejected],

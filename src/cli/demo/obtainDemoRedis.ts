@@ -42,7 +42,10 @@ export async function obtainDemoRedis(env: NodeJS.ProcessEnv = process.env): Pro
     why.push(`REDIS_URL (${redactRedisUrl(url)}): ${problem}`);
   }
   const started = await startPrivateRedis();
-  if ('redis' in started) return started;
+  if ('redis' in started) {
+    const { redis } = started;
+    return { redis: { ...redis, description: [...why, redis.description].join('; ') } };
+  }
   why.push(started.problem);
   return {
     hint:
