@@ -13,8 +13,15 @@ import { say } from './demo/say.js';
 export async function runDemo(options: DemoOptions): Promise<number> {
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();
+  // A closed stdout (`| head`) ends the demo as Ctrl-C does: everything is still stopped and removed.
+  // Kept to the end of the process: the last writes fail after this function has returned.
+  const onStdoutError = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') throw error;
+    stop.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.stdout.on('error', onStdoutError);
   try {
     const choice = await obtainDemoRedis();
     if ('hint' in choice) {
