@@ -102,6 +102,7 @@ export function formatOrderStory(story: OrderStory): string {
       `ERP:      ${erp.reference}, imported ${erp.importedAt ?? '?'}${erp.acknowledgedAt ? `, acknowledged ${erp.acknowledgedAt}` : ''}; last received ${erp.deliveredStatus}/${erp.deliveredPaymentStatus} (${erp.changesDelivered} change(s) delivered)${erp.pendingChange ? `; delivering ${show(erp.pendingChange)}` : ''}`,
     );
   else lines.push('ERP:      not imported');
+  lines.push(...erpNowLines(story.erpNow, erp.bornInErp !== null));
   if (parked)
     lines.push(
       `parked:   ${parked.code}: ${parked.reason}; ${parked.attempts} attempt(s) since ${parked.firstParkedAt}, next ${parked.nextAttemptAt}`,
@@ -112,6 +113,15 @@ export function formatOrderStory(story: OrderStory): string {
       lines.push(`  ${e.at} ${e.kind} ${e.eventId}: ${e.outcome}${e.detail ? ` (${e.detail})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function erpNowLines(now: OrderStory['erpNow'], bornInErp: boolean): string[] {
+  if (!now.asked) return bornInErp ? [] : ['ERP now:  not asked (this ERP adapter cannot look orders up)'];
+  if (!now.read) return [`ERP now:  could not be read: ${now.error ?? '?'}`];
+  if (!now.location) return ['ERP now:  not in the ERP'];
+  const { erpRef, place, at, facts } = now.location;
+  const more = Object.entries(facts).map(([key, value]) => `${key} ${show(value)}`);
+  return [`ERP now:  ${erpRef} at ${place}, since ${at ?? '?'}${more.length ? `; ${more.join(', ')}` : ''}`];
 }
 
 /** 0 in step, 1 anything to see (pending, blocked, unknown id), 2 the platform or the ERP could not be read. */
@@ -161,7 +171,7 @@ export function registerExplainCommand(program: Command): void {
   explain
     .command('order <id>')
     .description(
-      'platform status, ERP reference, parked reason, changes and events delivered; exit 0 in step, 1 not, 2 could not read',
+      'platform status, ERP reference and where the ERP holds it, parked reason, changes and events; exit 0 in step, 1 not, 2 could not read',
     )
     .option('--json', 'print the story as JSON', false)
     .action(async (id: string, flags: { json: boolean }, command: Command) => {
@@ -176,7 +186,10 @@ export function registerExplainCommand(program: Command): void {
       process.exitCode = await withContext(globals.config, async (ctx) => {
         const story = await explainOrder(ctx, Number(id.trim()));
         process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatOrderStory(story));
-        return explainExitCode(story.verdict.state, !story.platform.read);
+        return explainExitCode(
+          story.verdict.state,
+          !story.platform.read || (story.erpNow.asked && !story.erpNow.read),
+        );
       });
     });
 }

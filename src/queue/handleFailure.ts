@@ -1,12 +1,13 @@
 import { Worker } from 'bullmq';
 import type { JobRuntime } from './jobRuntime.js';
 import type { QueueName } from './jobTypes.js';
-import { DEFAULT_RATE_LIMIT_WAIT_MS, isRateLimit, unrecoverable, type JobFailure } from './runFailure.js';
+import { isRateLimit, rateLimitWaitMs, unrecoverable, type JobFailure } from './runFailure.js';
 
 /**
  * Turns a failure into what BullMQ does next (invariant 8): fatal -> every queue pauses and the
- * job goes back to wait (it runs once the queues resume); 429 -> the whole queue waits Retry-After and the job goes back without
- * spending an attempt; retryable -> an attempt with exponential backoff; permanent -> no retry.
+ * job goes back to wait (it runs once the queues resume); 429 -> the whole queue waits the
+ * platform's Retry-After (bounded) and the job goes back without spending an attempt;
+ * retryable -> an attempt with exponential backoff; permanent -> no retry.
  */
 export async function handleFailure(
   failure: JobFailure,
@@ -19,7 +20,7 @@ export async function handleFailure(
     throw Worker.RateLimitError();
   }
   if (isRateLimit(failure)) {
-    await runtime.rateLimit(queue, failure.retryAfterMs ?? DEFAULT_RATE_LIMIT_WAIT_MS);
+    await runtime.rateLimit(queue, rateLimitWaitMs(failure));
     throw Worker.RateLimitError();
   }
   if (failure.kind === 'retryable') throw new Error(failure.message);

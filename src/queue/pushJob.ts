@@ -4,7 +4,7 @@ import { pushBatch } from '../sync/pushBatch.js';
 import { bindRun } from '../sync/runInFrame.js';
 import { enterFlowLease } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
-import { failureOfError } from './runFailure.js';
+import { failureOfError, failureOfRun } from './runFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { PushPayload, QueueName } from './jobTypes.js';
 
@@ -44,10 +44,7 @@ export const pushJob = {
       // Only a fatal error (the key refused) or a bug gets here.
       return handleFailure(failureOfError(error), PUSH_QUEUE, runtime);
     }
-    if (outcome.error) {
-      const { code, kind, message } = outcome.error;
-      await handleFailure({ code, kind, message: `${code}: ${message}` }, PUSH_QUEUE, runtime);
-    }
+    if (outcome.error) await handleFailure(failureOfRun(outcome.error), PUSH_QUEUE, runtime);
     return { ...outcome, items: batch.items.length, requests: counter.total };
   },
 };

@@ -10,7 +10,14 @@ export function classifyFailure(error: unknown): RunFailure {
   if (error instanceof LeaseLostError) return { code: error.code, kind: 'retryable', message: error.message };
   if (isErpSyncError(error)) {
     const kind = error.fatal ? 'fatal' : error.retryable ? 'retryable' : 'permanent';
-    return { code: error.code, kind, message: error.message };
+    const retryAfterMs = error.details.retryAfterMs;
+    return {
+      code: error.code,
+      kind,
+      message: error.message,
+      // The platform's Retry-After, carried so a queue can wait exactly that long (invariant 8).
+      ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}),
+    };
   }
   return {
     code: 'internal',

@@ -67,6 +67,8 @@ export interface RunFailure {
   code: ErrorCode;
   kind: 'retryable' | 'permanent' | 'fatal';
   message: string;
+  /** For a 429 (or a 503) whose answer said how long to wait: the platform's Retry-After, in ms. */
+  retryAfterMs?: number;
 }
 
 /** Counts of one pipeline run, printed by run-once and stored by store.runs.finish. */

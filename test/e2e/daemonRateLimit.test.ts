@@ -34,7 +34,15 @@ describe('a 429 storm', () => {
     );
     const limited = world.sandbox.requestLog.entries().filter((entry) => entry.status === 429);
     expect(limited.length).toBeGreaterThan(0);
-    expect(daemon.stderr()).toContain('the queue waits');
+    // The sandbox answers a 429 with "Retry-After: 1" (whole seconds, at least one: a token comes
+    // back within a second at 4/s): the queue waits exactly that, not a fixed default.
+    const waits = daemon
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('the queue waits'))
+      .map((line) => JSON.parse(line) as { queue: string; waitMs: number });
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits.every((wait) => wait.queue === 'pushes' && wait.waitMs === 1_000)).toBe(true);
     const queue = new Queue('runs', {
       connection: { host: '127.0.0.1', port: world.redis.port },
       prefix: 'e2e',

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { UnrecoverableError } from 'bullmq';
 import { redisVersionOk } from '../../../src/queue/checkRedis.js';
-import { failureOfError, failureOfSummary, unrecoverable } from '../../../src/queue/runFailure.js';
+import {
+  DEFAULT_RATE_LIMIT_WAIT_MS,
+  failureOfError,
+  failureOfSummary,
+  MAX_RATE_LIMIT_WAIT_MS,
+  MIN_RATE_LIMIT_WAIT_MS,
+  rateLimitWaitMs,
+  unrecoverable,
+} from '../../../src/queue/runFailure.js';
+import { errorFromResponse } from '../../../src/api/httpErrors.js';
+import { classifyFailure } from '../../../src/sync/runFailure.js';
 import { nextRunsOf } from '../../../src/queue/schedules.js';
 import { RateLimitedError } from '../../../src/api/errors.js';
 import type { RunFailure, RunSummary } from '../../../src/sync/types.js';
@@ -52,6 +62,51 @@ describe('failures by kind', () => {
     });
     expect(failureOfError(new Error('bug'))).toMatchObject({ kind: 'permanent', code: 'internal' });
     expect(unrecoverable({ kind: 'permanent', code: 'x', message: 'm' })).toBeInstanceOf(UnrecoverableError);
+  });
+});
+
+/** A 429 answer with this Retry-After, as the client maps it, then as a run reports it. */
+const rateLimitedRun = (retryAfter?: string): RunFailure =>
+  classifyFailure(
+    errorFromResponse(
+      429,
+      { error: 'rate_limited' },
+      retryAfter === undefined ? {} : { 'retry-after': retryAfter },
+      { method: 'PATCH', route: '/products/stock/bulk', path: '/api/v2/products/stock/bulk' } as never,
+      true,
+      'secret',
+    ),
+  );
+
+describe('the wait of a 429', () => {
+  it("carries the platform's Retry-After from the answer through the run's failure to the queue", () => {
+    const run = rateLimitedRun('7');
+    expect(run).toMatchObject({ code: 'api_rate_limited', kind: 'retryable', retryAfterMs: 7_000 });
+    const failure = failureOfSummary(summary(run))!;
+    expect(failure.retryAfterMs).toBe(7_000);
+    expect(rateLimitWaitMs(failure)).toBe(7_000);
+  });
+
+  it('reads an HTTP date as the time left until it', () => {
+    const at = new Date(Date.now() + 42_000).toUTCString();
+    const wait = rateLimitWaitMs(failureOfSummary(summary(rateLimitedRun(at)))!);
+    // An HTTP date has whole seconds: up to a second less than asked, and the test takes a moment.
+    expect(wait).toBeGreaterThan(40_000);
+    expect(wait).toBeLessThanOrEqual(42_000);
+  });
+
+  it('waits the default without a usable Retry-After, and stays within sane bounds', () => {
+    expect(rateLimitWaitMs(failureOfSummary(summary(rateLimitedRun()))!)).toBe(DEFAULT_RATE_LIMIT_WAIT_MS);
+    expect(rateLimitWaitMs(failureOfSummary(summary(rateLimitedRun('soon')))!)).toBe(
+      DEFAULT_RATE_LIMIT_WAIT_MS,
+    );
+    expect(rateLimitWaitMs(failureOfSummary(summary(rateLimitedRun('0')))!)).toBe(MIN_RATE_LIMIT_WAIT_MS);
+    const past = new Date(Date.now() - 60_000).toUTCString();
+    expect(rateLimitWaitMs(failureOfSummary(summary(rateLimitedRun(past)))!)).toBe(MIN_RATE_LIMIT_WAIT_MS);
+    expect(rateLimitWaitMs(failureOfSummary(summary(rateLimitedRun('86400')))!)).toBe(MAX_RATE_LIMIT_WAIT_MS);
+    expect(
+      rateLimitWaitMs({ kind: 'retryable', code: 'api_rate_limited', message: 'm', retryAfterMs: 1_500.4 }),
+    ).toBe(1_500);
   });
 });
 
