@@ -7,6 +7,7 @@ import type {
   PlatformOrder,
 } from '../domain/orders.js';
 import type { ErpCapabilities } from './ErpCapabilities.js';
+import type { ErpOrderLocation } from './ErpOrderLocation.js';
 import type { ErpRead, ReadReceipt } from './ErpRead.js';
 import type { ErpChange, ErpWatch } from './ErpWatch.js';
 
@@ -68,6 +69,14 @@ export interface ErpAdapter {
   importOrder(order: PlatformOrder): Promise<ImportResult>;
   /** A change made on the platform after import (cancelled, paid, returned). Idempotent per change. */
   updateOrder(order: PlatformOrder, change: OrderChange): Promise<void>;
+
+  /**
+   * Optional, read only: where the platform order an earlier `importOrder` wrote lives in the ERP
+   * now (null: the ERP has no such order), so that `explain order` can tell "imported" from "the
+   * ERP has it". Looks where `importOrder` would find an earlier import, and writes nothing.
+   * Throws (`erp_unavailable`) when the ERP cannot be asked: never null for that.
+   */
+  locateOrder?(platformOrderId: number): Promise<ErpOrderLocation | null>;
 
   /** Fulfilment facts after the checkpoint (null: from the beginning). */
   orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>>;

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../api/errors.js';
 import { describeError } from '../domain/errors.js';
+import type { ErpOrderLocation } from '../erp/ErpOrderLocation.js';
 import type { AppliedEvent } from '../store/AppliedEventRepository.js';
 import type { OrderLink } from '../store/OrderLinkRepository.js';
 import type { ParkedOrder } from '../store/ParkedOrderRepository.js';
@@ -35,6 +36,11 @@ export interface OrderStory {
     /** Born in the ERP (erp-orders created it on the platform). */
     bornInErp: { sourceOrderId: string; state: string } | null;
   };
+  /**
+   * The ERP itself, asked where the order is now (the adapter's `locateOrder`). Not asked
+   * (`asked: false`) for an order born in the ERP, or when the adapter cannot look orders up.
+   */
+  erpNow: { asked: boolean; read: boolean; error?: string; found: boolean; location?: ErpOrderLocation };
   parked: {
     code: string;
     reason: string;
@@ -48,8 +54,9 @@ export interface OrderStory {
 
 /**
  * The whole story of one platform order, read only: its platform record now (one GET), whether and
- * when it reached the ERP (the reference, what was delivered since), a parked reason and the next
- * retry, the ERP's fulfilment events applied or refused, and a verdict.
+ * when it reached the ERP (the reference, what was delivered since, and where the ERP holds it
+ * now), a parked reason and the next retry, the ERP's fulfilment events applied or refused, and a
+ * verdict.
  */
 export async function explainOrder(ctx: SyncContext, orderId: number): Promise<OrderStory> {
   const { store, config } = ctx;
@@ -61,6 +68,7 @@ export async function explainOrder(ctx: SyncContext, orderId: number): Promise<O
     orderId,
     platform: { read: false, found: false },
     erp: erpSide(link, outgoing),
+    erpNow: { asked: false, read: false, found: false },
     parked: parked ? parkedSide(parked) : null,
     events: events.map((e) => ({
       eventId: e.eventId,
@@ -71,6 +79,7 @@ export async function explainOrder(ctx: SyncContext, orderId: number): Promise<O
     })),
     verdict: { state: 'in_step', text: '' },
   };
+  const erpNow = outgoing ? undefined : locateInErp(ctx, orderId);
   try {
     const order = await ctx.client.orders.get(orderId);
     const raw = order as Record<string, unknown>;
@@ -94,8 +103,27 @@ export async function explainOrder(ctx: SyncContext, orderId: number): Promise<O
     if (error instanceof NotFoundError) story.platform = { read: true, found: false };
     else story.platform.error = describeError(error);
   }
+  if (erpNow) story.erpNow = await erpNow;
   story.verdict = verdictOf(story, events, config.orders.importStatuses);
   return story;
+}
+
+/** Where the ERP holds it, and the ERP's own reference when it differs from the one the store keeps. */
+function foundAs(location: ErpOrderLocation, reference: string): string {
+  return location.erpRef === reference ? location.place : `${location.place} as ${location.erpRef}`;
+}
+
+/** Never throws: an ERP that cannot be asked is said in the story, beside the store's and platform's parts. */
+async function locateInErp(ctx: SyncContext, orderId: number): Promise<OrderStory['erpNow']> {
+  if (!ctx.erp.locateOrder) return { asked: false, read: false, found: false };
+  try {
+    const location = await ctx.erp.locateOrder(orderId);
+    return location
+      ? { asked: true, read: true, found: true, location }
+      : { asked: true, read: true, found: false };
+  } catch (error) {
+    return { asked: true, read: false, found: false, error: describeError(error) };
+  }
 }
 
 function erpSide(link: OrderLink | undefined, outgoing: OutgoingOrderRecord | undefined): OrderStory['erp'] {
@@ -122,15 +150,27 @@ function parkedSide(parked: ParkedOrder): NonNullable<OrderStory['parked']> {
 }
 
 function verdictOf(story: OrderStory, events: AppliedEvent[], importStatuses: readonly string[]): Verdict {
-  const { platform, erp, parked } = story;
+  const { platform, erp, erpNow, parked } = story;
   const refused = events.filter((e) => e.outcome === 'rejected');
-  if (platform.read && !platform.found)
-    return erp.reference
-      ? {
-          state: 'blocked',
-          text: `gone from the platform, but the ERP has it as ${erp.reference}: check it in the ERP`,
-        }
-      : { state: 'unknown', text: `the platform does not know order ${story.orderId}` };
+  const where = erpNow.location ? `${erpNow.location.erpRef} (${erpNow.location.place})` : null;
+  if (platform.read && !platform.found) {
+    if (where)
+      return {
+        state: 'blocked',
+        text: `gone from the platform, but the ERP has it as ${where}: check it in the ERP`,
+      };
+    if (erp.reference)
+      return erpNow.read
+        ? {
+            state: 'blocked',
+            text: `gone from the platform, and the ERP no longer has ${erp.reference} either: only the store's link is left`,
+          }
+        : {
+            state: 'blocked',
+            text: `gone from the platform, but the ERP has it as ${erp.reference}: check it in the ERP`,
+          };
+    return { state: 'unknown', text: `the platform does not know order ${story.orderId}` };
+  }
   if (parked)
     return {
       state: 'blocked',
@@ -147,19 +187,38 @@ function verdictOf(story: OrderStory, events: AppliedEvent[], importStatuses: re
       text: `born in the ERP as ${erp.bornInErp.sourceOrderId} (${erp.bornInErp.state})`,
     };
   if (!platform.read) {
-    const known = erp.reference
-      ? `in the ERP as ${erp.reference}`
-      : 'not in the ERP as far as the store knows';
+    const known = where
+      ? `the ERP has it as ${where}`
+      : erpNow.read
+        ? 'the ERP does not have it'
+        : erp.reference
+          ? `in the ERP as ${erp.reference} as far as the store knows`
+          : 'not in the ERP as far as the store knows';
     return { state: 'unknown', text: `the platform could not be read (${platform.error ?? '?'}); ${known}` };
   }
+  const importable = platform.status !== undefined && importStatuses.includes(platform.status);
   if (!erp.reference) {
-    if (platform.status && importStatuses.includes(platform.status))
-      return { state: 'pending', text: 'will be imported into the ERP at the next orders run' };
+    if (where)
+      return importable
+        ? {
+            state: 'pending',
+            text: `the ERP already has it as ${where}, but the store has no link yet: the next orders run finds that import (it is never made twice) and links it`,
+          }
+        : {
+            state: 'blocked',
+            text: `the ERP has it as ${where}, but erp-sync never linked it and its status ${platform.status ?? '?'} is not one of orders.importStatuses: check the order in the ERP`,
+          };
+    if (importable) return { state: 'pending', text: 'will be imported into the ERP at the next orders run' };
     return {
       state: 'not_in_erp',
       text: `not imported: its status ${platform.status ?? '?'} is not one of orders.importStatuses`,
     };
   }
+  if (erpNow.read && !erpNow.found)
+    return {
+      state: 'blocked',
+      text: `the store says it was imported as ${erp.reference} at ${erp.importedAt ?? '?'}, but the ERP has no such order: it was removed there or moved where erp-sync does not look; erp-sync will not import a linked order again, so find it or enter it in the ERP`,
+    };
   if (erp.pendingChange)
     return {
       state: 'pending',
@@ -170,5 +229,14 @@ function verdictOf(story: OrderStory, events: AppliedEvent[], importStatuses: re
       state: 'pending',
       text: `the platform's ${platform.status}/${platform.paymentStatus} differs from the ${erp.deliveredStatus}/${erp.deliveredPaymentStatus} the ERP last received: the next orders run delivers it`,
     };
-  return { state: 'in_step', text: `in step: in the ERP as ${erp.reference} since ${erp.importedAt ?? '?'}` };
+  const since = `in the ERP as ${erp.reference} since ${erp.importedAt ?? '?'}`;
+  if (erpNow.asked && !erpNow.read)
+    return {
+      state: 'unknown',
+      text: `the ERP could not be read (${erpNow.error ?? '?'}); the store says ${since}`,
+    };
+  return {
+    state: 'in_step',
+    text: `in step: ${since}${erpNow.location ? `; found there: ${foundAs(erpNow.location, erp.reference)}` : ''}`,
+  };
 }

@@ -1,5 +1,6 @@
 import type { RecordSource } from '../../src/domain/records.js';
 import type { ErpAdapter } from '../../src/erp/ErpAdapter.js';
+import type { ErpOrderLocation } from '../../src/erp/ErpOrderLocation.js';
 import type { ContractKind, ContractSeed } from './contractData.js';
 
 /**
@@ -16,6 +17,11 @@ export interface ContractSource {
   locate?: (kind: ContractKind, index: number) => RecordSource;
   /** The platform order id the ERP was told for one of its orders (`recordOutgoingOrder`), or null. */
   toldPlatformOrder(sourceOrderId: string): Promise<number | null>;
+  /**
+   * What this ERP's `locateOrder` says, besides the reference, of platform order `platformOrderId`
+   * imported as `erpRef` with one change delivered (its file, row, sale): checked with toMatchObject.
+   */
+  expectedLocation(platformOrderId: number, erpRef: string): Partial<ErpOrderLocation>;
   /** Removes the source (folder, schema). Adapters opened by the suite are closed before. */
   cleanup(): Promise<void> | void;
 }
@@ -42,6 +48,7 @@ export async function withSource(
         return adapter;
       },
       toldPlatformOrder: (id) => source.toldPlatformOrder(id),
+      expectedLocation: (id, erpRef) => source.expectedLocation(id, erpRef),
       cleanup: () => source.cleanup(),
     });
   } finally {

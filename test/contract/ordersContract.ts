@@ -115,5 +115,28 @@ export function describeOrderImportContract(name: string, setUp: ContractSetUp):
         await adapter.updateOrder({ ...contractOrder(9), status: 'cancelled' }, change);
         await adapter.updateOrder({ ...contractOrder(9), status: 'cancelled' }, change);
       }));
+
+    it('locates an imported order read only: its reference, where and when, from another instance; null when not imported', () =>
+      withSource(setUp, CONTRACT_SEED, async ({ open, expectedLocation }) => {
+        const adapter = await open();
+        if (!adapter.locateOrder) throw new Error(`${name} has no locateOrder`);
+        expect(await adapter.locateOrder(11)).toBeNull();
+        // Looking wrote nothing: the import after it is the first.
+        const before = Date.now();
+        const { erpRef, alreadyImported } = await adapter.importOrder(contractOrder(11));
+        expect(alreadyImported).toBe(false);
+        await adapter.updateOrder(
+          { ...contractOrder(11), status: 'cancelled' },
+          { orderId: 11, erpRef, seq: 1, status: 'cancelled', previousStatus: 'new' },
+        );
+        const located = await (await open()).locateOrder!(11);
+        expect(located).toMatchObject({ erpRef, ...expectedLocation(11, erpRef) });
+        expect(located!.place).not.toBe('');
+        // The ERP's own clock (a file's time, a row's timestamp, the sale's creation): seconds apart at most.
+        const at = Date.parse(located!.at ?? '');
+        expect(at).toBeGreaterThanOrEqual(before - 5_000);
+        expect(at).toBeLessThanOrEqual(Date.now() + 5_000);
+        expect(await adapter.locateOrder(12)).toBeNull();
+      }));
   });
 }

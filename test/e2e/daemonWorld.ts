@@ -37,6 +37,8 @@ export interface WorldOptions {
   faults?: string;
   /** BULK-000001... simple products with stock 0 on the platform. */
   extraProducts?: number;
+  /** The sandbox keeps request bodies in its log. */
+  recordBodies?: boolean;
 }
 
 /** A private Redis, the sandbox (demo data), a drop folder and a config file for `erp-sync start`. */
@@ -44,7 +46,7 @@ export async function startDaemonWorld(options: WorldOptions = {}): Promise<Daem
   const redis = await startPrivateRedis();
   const sandbox = await startSandbox({
     seed: 'demo',
-    recordBodies: false,
+    recordBodies: options.recordBodies ?? false,
     faults: options.faults ?? null,
     extraProducts: options.extraProducts ?? 0,
   });

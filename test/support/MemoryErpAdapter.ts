@@ -8,6 +8,7 @@ import type {
 import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../src/domain/records.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../../src/erp/ErpAdapter.js';
 import type { ErpCapabilities, ReadMode } from '../../src/erp/ErpCapabilities.js';
+import type { ErpOrderLocation } from '../../src/erp/ErpOrderLocation.js';
 import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../../src/erp/ErpRead.js';
 import { ErpUnavailableError } from '../../src/erp/ErpUnavailableError.js';
 import { ErpRowMapper } from '../../src/erp/mapping/ErpRowMapper.js';
@@ -15,6 +16,9 @@ import type { RecordKind } from '../../src/erp/mapping/fields.js';
 import { toOrderEvent } from '../../src/erp/mapping/toOrderEvent.js';
 import { toOutgoingOrder } from '../../src/erp/mapping/toOutgoingOrder.js';
 import { OrderRefusedError } from '../../src/erp/OrderRefusedError.js';
+
+/** The reference the memory ERP gives an imported platform order. */
+const memoryErpRef = (platformOrderId: number): string => `M-${platformOrderId}`;
 
 /** One ERP row as a database would hand it over: column name -> value. */
 export type MemoryRow = Record<string, unknown>;
@@ -33,6 +37,8 @@ export class MemoryErp {
   readonly outgoing: MemoryRow[] = [];
   /** Platform orders imported, by platform order id. */
   readonly imported = new Map<number, PlatformOrder>();
+  /** When each platform order was imported (ISO), by platform order id. */
+  readonly importedAt = new Map<number, string>();
   /** Changes delivered, keyed `<order id>-<seq>`: the first delivery stands. */
   readonly updates = new Map<string, OrderChange>();
   readonly feedback: FeedbackResult[] = [];
@@ -119,7 +125,7 @@ export class MemoryErpAdapter implements ErpAdapter {
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     this.#call('importOrder');
-    const erpRef = `M-${order.id}`;
+    const erpRef = memoryErpRef(order.id);
     if (this.erp.imported.has(order.id)) return { erpRef, alreadyImported: true };
     const refused = order.items.filter((line) => !line.sku || this.erp.refusedSkus.has(line.sku));
     if (refused.length > 0) {
@@ -131,7 +137,20 @@ export class MemoryErpAdapter implements ErpAdapter {
       );
     }
     this.erp.imported.set(order.id, order);
+    this.erp.importedAt.set(order.id, new Date().toISOString());
     return { erpRef, alreadyImported: false };
+  }
+
+  async locateOrder(platformOrderId: number): Promise<ErpOrderLocation | null> {
+    this.#call('locateOrder');
+    if (!this.erp.imported.has(platformOrderId)) return null;
+    const changes = [...this.erp.updates.keys()].filter((key) => key.startsWith(`${platformOrderId}-`));
+    return {
+      erpRef: memoryErpRef(platformOrderId),
+      place: `memory imported #${platformOrderId}`,
+      at: this.erp.importedAt.get(platformOrderId) ?? null,
+      facts: { changes: changes.length },
+    };
   }
 
   async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {

@@ -24,6 +24,7 @@ export function memorySource(options: MemoryErpAdapterOptions = {}): ContractSou
       return adapter;
     },
     toldPlatformOrder: async (sourceOrderId) => erp.recorded.get(sourceOrderId) ?? null,
+    expectedLocation: () => ({ facts: { changes: 1 } }),
     cleanup: () => undefined,
   };
 }

@@ -12,6 +12,7 @@ import { ErpSyncError } from '../../domain/errors.js';
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
+import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import type { ErpChange, ErpWatch } from '../ErpWatch.js';
 import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
@@ -192,6 +193,13 @@ export class FileErpAdapter implements ErpAdapter {
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     await this.#requireFolder();
     return this.#orders.importOrder(order);
+  }
+
+  /** Read only: the outbox file of an earlier import (see OrderOutbox.locateOrder). */
+  async locateOrder(platformOrderId: number): Promise<ErpOrderLocation | null> {
+    // A missing drop folder is an ERP that cannot be read, not an ERP without the order.
+    await this.#requireFolder();
+    return this.#orders.locateOrder(platformOrderId);
   }
 
   async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {

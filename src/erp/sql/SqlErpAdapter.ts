@@ -10,6 +10,7 @@ import type { ErpRow, PriceRecord, ProductRecord, StockRecord } from '../../doma
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
+import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
@@ -121,6 +122,11 @@ export class SqlErpAdapter implements ErpAdapter {
 
   importOrder(order: PlatformOrder): Promise<ImportResult> {
     return this.#staging.importOrder(order);
+  }
+
+  /** Read only: the staging header row of an earlier import (see SqlOrderStaging.locateOrder). */
+  locateOrder(platformOrderId: number): Promise<ErpOrderLocation | null> {
+    return this.#staging.locateOrder(platformOrderId);
   }
 
   updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {

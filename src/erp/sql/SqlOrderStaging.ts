@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { OrderChange, PlatformOrder } from '../../domain/orders.js';
 import type { ImportResult } from '../ErpAdapter.js';
+import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { OrderRefusedError } from '../OrderRefusedError.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { isUniqueViolation, toSqlError } from './SqlErpError.js';
@@ -71,6 +72,40 @@ export class SqlOrderStaging {
       if (isUniqueViolation(error)) return;
       throw toSqlError(error, `recording change ${seq} of order ${order.id} in ${c.table}`);
     }
+  }
+
+  /**
+   * Read only: the staging header of an earlier import, its timestamp, and how many line and
+   * change rows the ERP holds for it.
+   */
+  async locateOrder(platformOrderId: number): Promise<ErpOrderLocation | null> {
+    const [o, l, c] = [this.#orders, this.#lines, this.#changes];
+    try {
+      const header = (await this.db(o.table)
+        .first(o.col('id'), o.col('imported_at'))
+        .where(o.col('platform_order_id'), platformOrderId)) as Record<string, unknown> | undefined;
+      if (!header) return null;
+      const id = header[o.col('id')];
+      const lines = await this.#count(l.table, l.col('order_id'), id);
+      const changes = await this.#count(c.table, c.col('platform_order_id'), platformOrderId);
+      const at = header[o.col('imported_at')];
+      return {
+        erpRef: String(id),
+        place: `${o.table} ${o.col('id')}=${String(id)}`,
+        at: at instanceof Date ? at.toISOString() : at == null ? null : String(at),
+        facts: { table: o.table, key: String(id), lines, changes },
+      };
+    } catch (error) {
+      throw toSqlError(error, `looking up order ${platformOrderId} in ${o.table}`);
+    }
+  }
+
+  async #count(table: string, column: string, value: unknown): Promise<number> {
+    const row = (await this.db(table)
+      .count({ n: '*' })
+      .where(column, value as Knex.Value)
+      .first()) as { n: number | string } | undefined;
+    return Number(row?.n ?? 0);
   }
 
   async #find(platformOrderId: number): Promise<string | undefined> {

@@ -9,6 +9,7 @@ import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/recor
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
+import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import { describeError } from '../../domain/errors.js';
 import { readTrytonEvents } from './readTrytonEvents.js';
@@ -131,6 +132,11 @@ export class TrytonErpAdapter implements ErpAdapter {
 
   importOrder(order: PlatformOrder): Promise<ImportResult> {
     return this.#opened().orders.importOrder(order);
+  }
+
+  /** Read only: the sale whose reference is the platform order id (see TrytonOrders.locateOrder). */
+  locateOrder(platformOrderId: number): Promise<ErpOrderLocation | null> {
+    return this.#opened().orders.locateOrder(platformOrderId);
   }
 
   updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {

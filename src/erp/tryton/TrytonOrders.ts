@@ -1,6 +1,7 @@
 import type { OrderChange, PlatformOrder } from '../../domain/orders.js';
 import type { Logger } from '../../logger.js';
 import type { ImportResult } from '../ErpAdapter.js';
+import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { OrderRefusedError } from '../OrderRefusedError.js';
 import type { TrytonClient } from './TrytonClient.js';
 import { CalendarDate, TrytonDecimal } from './trytonValues.js';
@@ -15,6 +16,7 @@ interface Sale {
   number: string | null;
   state: string;
   comment: string | null;
+  create_date: Date | null;
 }
 
 interface Product {
@@ -39,7 +41,7 @@ interface RawCustomer {
   county?: unknown;
 }
 
-const SALE_FIELDS = ['number', 'state', 'comment'];
+const SALE_FIELDS = ['number', 'state', 'comment', 'create_date'];
 /** States from which a sale can still be cancelled, with the steps to get there. */
 const CANCEL_STEPS: Record<string, string[]> = {
   draft: ['cancel'],
@@ -112,6 +114,18 @@ export class TrytonOrders {
       `Tryton sale ${erpRefOf(sale)} is ${sale.state}: not cancelled there (a note was added to the sale)`,
       { orderId: order.id, saleId: sale.id, state: sale.state },
     );
+  }
+
+  /** Read only: the sale an earlier import created, found by its reference (the platform order id). */
+  async locateOrder(orderId: number): Promise<ErpOrderLocation | null> {
+    const sale = await this.findSale(orderId);
+    if (!sale) return null;
+    return {
+      erpRef: erpRefOf(sale),
+      place: `sale.sale ${sale.id}`,
+      at: sale.create_date instanceof Date ? sale.create_date.toISOString() : null,
+      facts: { saleId: sale.id, number: sale.number, reference: String(orderId), state: sale.state },
+    };
   }
 
   async findSale(orderId: number): Promise<Sale | null> {

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { openErpAdapter } from '../../../src/erp/createErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';
 import {
@@ -53,6 +54,11 @@ async function dropFolderSource(format: DropFormat, archive: boolean): Promise<C
       const text = await readFile(path, 'utf8').catch(() => null);
       return text === null ? null : (JSON.parse(text) as { platform_order_id: number }).platform_order_id;
     },
+    // The outbox file, still where erp-sync wrote it (the ERP has not moved it to done/).
+    expectedLocation: (id) => ({
+      place: join(dir, 'outbox', 'orders', `${id}.json`),
+      facts: { bytes: expect.any(Number) as number, movedTo: null },
+    }),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 }

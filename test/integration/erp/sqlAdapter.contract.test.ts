@@ -142,6 +142,11 @@ async function sqlSource(database: TestDatabase, prefix: string, delta: boolean)
         .first('platform_order_id')) as { platform_order_id: string | number | null } | undefined;
       return row?.platform_order_id == null ? null : Number(row.platform_order_id);
     },
+    // The staging header (key = the reference), its one line and the one change delivered.
+    expectedLocation: (_id, erpRef) => ({
+      place: `${t('orders')} id=${erpRef}`,
+      facts: { table: t('orders'), key: erpRef, lines: 1, changes: 1 },
+    }),
     cleanup: () => undefined,
   };
 }

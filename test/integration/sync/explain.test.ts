@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toPlatformOrder } from '../../../src/api/mappers.js';
 import { writeConfigFile } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
-import { explainOrder } from '../../../src/sync/explainOrder.js';
+import { explainOrder, type OrderStory } from '../../../src/sync/explainOrder.js';
 import { explainSku, type SkuStory } from '../../../src/sync/explainSku.js';
 import { runPrices } from '../../../src/sync/prices.js';
 import { runStock } from '../../../src/sync/stock.js';
@@ -60,7 +61,12 @@ beforeAll(async () => {
     { sku: 'NOT-ON-PLATFORM', quantity: 5 },
   ]);
   configFile = harness.configFile();
-  env = { CMS_BASE_URL: harness.sandbox.url, CMS_API_KEY: harness.sandbox.keys.primary };
+  // No Redis answers (a refused port): the jobs line says so; test/integration/queue/explainJobs.test.ts has the jobs.
+  env = {
+    CMS_BASE_URL: harness.sandbox.url,
+    CMS_API_KEY: harness.sandbox.keys.primary,
+    REDIS_URL: 'redis://127.0.0.1:9',
+  };
 });
 
 afterAll(async () => {
@@ -161,24 +167,50 @@ describe('erp-sync explain sku, in flight', () => {
   });
 });
 
+type PlatformApiOrder = Awaited<ReturnType<typeof createPlatformOrder>>;
+
+/** The platform order imported into the ERP (the file adapter's outbox) and linked, as an orders run does. */
+async function importAndLink(order: PlatformApiOrder): Promise<string> {
+  const { erpRef } = await ctx.erp.importOrder(toPlatformOrder(await ctx.client.orders.get(order.id)));
+  linkOrder(order, erpRef);
+  return erpRef;
+}
+
+/** A platform order linked in the store as imported with `erpRef`, as the orders run leaves it. */
+function linkOrder(order: PlatformApiOrder, erpRef: string): void {
+  ctx.store.orders.links.link({
+    platformOrderId: order.id,
+    erpRef,
+    number: null,
+    status: order.status,
+    paymentStatus: order.payment_status,
+    platformCreatedAt: null,
+    lines: [],
+  });
+}
+
 describe('erp-sync explain order', () => {
   it('in step, pending import, parked, refused event, and an id the platform does not know', async () => {
     const linked = await createPlatformOrder(ctx.client, bulkSku(6));
-    ctx.store.orders.links.link({
-      platformOrderId: linked.id,
-      erpRef: 'SO-LINKED',
-      number: null,
-      status: linked.status,
-      paymentStatus: linked.payment_status,
-      platformCreatedAt: null,
-      lines: [],
-    });
+    await importAndLink(linked);
     const inStep = await explainOrder(ctx, linked.id);
     expect(inStep.verdict).toMatchObject({
       state: 'in_step',
-      text: expect.stringMatching(/in the ERP as SO-LINKED/),
+      text: expect.stringMatching(new RegExp(`in the ERP as ${linked.id}\\.json since .*; found there: /`)),
     });
     expect(inStep.platform).toMatchObject({ found: true, status: 'new' });
+    // Found where the import wrote it: the outbox file, with its time and size.
+    expect(inStep.erpNow).toMatchObject({
+      asked: true,
+      read: true,
+      found: true,
+      location: {
+        erpRef: `${linked.id}.json`,
+        place: join(harness.dir, 'outbox', 'orders', `${linked.id}.json`),
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as string,
+        facts: { bytes: expect.any(Number) as number, movedTo: null },
+      },
+    });
 
     const fresh = await createPlatformOrder(ctx.client, bulkSku(6));
     expect((await explainOrder(ctx, fresh.id)).verdict).toMatchObject({
@@ -213,10 +245,51 @@ describe('erp-sync explain order', () => {
     });
     expect(refused.events).toEqual([expect.objectContaining({ eventId: 'awb-1', outcome: 'rejected' })]);
 
+    const json = await runCli(['explain', 'order', String(linked.id), '--config', configFile, '--json'], env);
+    expect((JSON.parse(json.stdout) as OrderStory).erpNow.location).toMatchObject({
+      erpRef: `${linked.id}.json`,
+    });
+    expect(json.code).toBe(1);
+
     const cli = await runCli(['explain', 'order', '987654', '--config', configFile], env);
     expect(cli.stdout).toMatch(/the platform does not know order 987654/);
     expect(cli.code).toBe(1);
     const usage = await runCli(['explain', 'order', 'abc', '--config', configFile], env);
     expect(usage.code).toBe(64);
+  });
+
+  it('imported but missing from the ERP: blocked, saying the store has a link the ERP does not back', async () => {
+    const lost = await createPlatformOrder(ctx.client, bulkSku(6));
+    linkOrder(lost, 'SO-LOST');
+    const story = await explainOrder(ctx, lost.id);
+    expect(story.erpNow).toEqual({ asked: true, read: true, found: false });
+    expect(story.verdict).toMatchObject({
+      state: 'blocked',
+      text: expect.stringMatching(/imported as SO-LOST at .*, but the ERP has no such order/),
+    });
+    const cli = await runCli(['explain', 'order', String(lost.id), '--config', configFile], env);
+    expect(cli.stdout).toMatch(/\nERP now: +not in the ERP\n/);
+    expect(cli.code).toBe(1);
+  });
+
+  it('ERP unreachable: the store and platform parts still show, the ERP part says why, exit 2', async () => {
+    const order = await createPlatformOrder(ctx.client, bulkSku(6));
+    const erpRef = await importAndLink(order);
+    const missing = join(harness.dir, 'unmounted-erp');
+    const erpDown = writeConfigFile(join(harness.dir, 'erp-down.yaml'), {
+      erp: { type: 'file', path: missing, stableMs: 0 },
+      store: { path: join(harness.dir, 'erp-sync.db') },
+      log: { level: 'silent' },
+    });
+    const cli = await runCli(['explain', 'order', String(order.id), '--config', erpDown], env);
+    expect(cli.stdout).toMatch(
+      new RegExp(
+        `verdict: the ERP could not be read \\(.*${missing}.*\\); the store says in the ERP as ${erpRef} since`,
+      ),
+    );
+    expect(cli.stdout).toMatch(/\nplatform: \S+, new\/unpaid, created /);
+    expect(cli.stdout).toMatch(new RegExp(`\\nERP: +${erpRef}, imported `));
+    expect(cli.stdout).toMatch(/\nERP now: +could not be read: .*drop folder .* cannot be read/);
+    expect(cli.code).toBe(2);
   });
 });

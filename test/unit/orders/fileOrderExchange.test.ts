@@ -103,6 +103,21 @@ describe('file order outbox', () => {
     expect(await readdir(join(dir, 'outbox/orders'))).toEqual(['done']);
   });
 
+  it('locates an order the ERP moved into done/ there, and an XML one imported before a switch to JSON', async () => {
+    const ex = exchange();
+    await ex.importOrder(order(14));
+    await mkdir(join(dir, 'outbox/orders/done'), { recursive: true });
+    await rename(join(dir, 'outbox/orders/14.json'), join(dir, 'outbox/orders/done/14.json'));
+    expect(await ex.locateOrder(14)).toMatchObject({
+      erpRef: '14.json',
+      place: join(dir, 'outbox/orders/done/14.json'),
+      facts: { movedTo: 'done' },
+    });
+    await exchange({ format: 'xml' }).importOrder(order(15));
+    expect(await ex.locateOrder(15)).toMatchObject({ erpRef: '15.xml', facts: { movedTo: null } });
+    expect(await ex.locateOrder(16)).toBeNull();
+  });
+
   it('leaves no temporary file behind', async () => {
     const ex = exchange();
     await Promise.all([1, 2, 3, 4, 5].map((id) => ex.importOrder(order(id))));

@@ -10,6 +10,7 @@ import type {
 } from '../../../domain/orders.js';
 import type { Logger } from '../../../logger.js';
 import type { Checkpointed, ImportResult } from '../../ErpAdapter.js';
+import type { ErpOrderLocation } from '../../ErpOrderLocation.js';
 import { asAccessError } from '../asAccessError.js';
 import { knownSkusSignature, readKnownSkus } from './knownSkus.js';
 import { OrderRefusedError } from '../../OrderRefusedError.js';
@@ -40,6 +41,12 @@ export class FileOrderExchange {
     if (this.config.outbox.requireKnownSkus) await this.#checkSkus(order);
     // A full disk or a folder without permission is an ERP that is unavailable: retried later.
     return this.#outbox.importOrder(order).catch((error: unknown) => {
+      throw asAccessError(error, this.paths.ordersDir);
+    });
+  }
+
+  async locateOrder(orderId: number): Promise<ErpOrderLocation | null> {
+    return this.#outbox.locateOrder(orderId).catch((error: unknown) => {
       throw asAccessError(error, this.paths.ordersDir);
     });
   }

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import type { FeedbackResult, OrderChange, PlatformOrder } from '../../../domain/orders.js';
 import type { ImportResult } from '../../ErpAdapter.js';
-import { fileExists, removeStaleTempFiles, writeFileAtomic, writeNewFileAtomic } from './atomicFile.js';
+import type { ErpOrderLocation } from '../../ErpOrderLocation.js';
+import {
+  fileExists,
+  removeStaleTempFiles,
+  statIfExists,
+  writeFileAtomic,
+  writeNewFileAtomic,
+} from './atomicFile.js';
 import type { OrderExchangePaths } from './orderExchangePaths.js';
 import { toXmlDocument } from './xmlDocument.js';
 
@@ -31,14 +38,8 @@ export class OrderOutbox {
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     await this.#cleanOnce();
-    // An earlier import in either format counts (switching formats must not import twice), also
-    // when the ERP moved the file into done/ or archive/ after reading it.
-    for (const format of [this.format, this.format === 'json' ? 'xml' : 'json'] as const) {
-      const name = `${order.id}.${format}`;
-      for (const dir of [this.paths.ordersDir, ...PROCESSED_DIRS.map((d) => join(this.paths.ordersDir, d))]) {
-        if (await fileExists(join(dir, name))) return { erpRef: name, alreadyImported: true };
-      }
-    }
+    const earlier = await this.#findImport(order.id);
+    if (earlier) return { erpRef: earlier.name, alreadyImported: true };
     const name = this.erpRefOf(order.id);
     const document = { imported_at: this.now().toISOString(), order: order.raw };
     const created = await writeNewFileAtomic(
@@ -46,6 +47,42 @@ export class OrderOutbox {
       this.#encode('order_import', document),
     );
     return { erpRef: name, alreadyImported: !created };
+  }
+
+  /**
+   * The file of an earlier import, where the ERP left it: its path, time and size, and the
+   * sub-folder the ERP moved it into after reading it (null: still waiting in the orders folder).
+   */
+  async locateOrder(orderId: number): Promise<ErpOrderLocation | null> {
+    // The ERP may move the file between finding and reading its stats: look again once.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const found = await this.#findImport(orderId);
+      if (!found) return null;
+      const stats = await statIfExists(found.path);
+      if (!stats) continue;
+      return {
+        erpRef: found.name,
+        place: found.path,
+        at: stats.mtime.toISOString(),
+        facts: { bytes: stats.size, movedTo: found.movedTo },
+      };
+    }
+    return null;
+  }
+
+  /**
+   * An earlier import in either format counts (switching formats must not import twice), also
+   * when the ERP moved the file into done/ or archive/ after reading it.
+   */
+  async #findImport(orderId: number): Promise<{ name: string; path: string; movedTo: string | null } | null> {
+    for (const format of [this.format, this.format === 'json' ? 'xml' : 'json'] as const) {
+      const name = `${orderId}.${format}`;
+      for (const movedTo of [null, ...PROCESSED_DIRS]) {
+        const path = join(movedTo ? join(this.paths.ordersDir, movedTo) : this.paths.ordersDir, name);
+        if (await fileExists(path)) return { name, path, movedTo };
+      }
+    }
+    return null;
   }
 
   /**

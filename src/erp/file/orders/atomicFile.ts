@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -56,11 +57,15 @@ async function writeTempBeside(path: string, content: string): Promise<string> {
 }
 
 export async function fileExists(path: string): Promise<boolean> {
+  return (await statIfExists(path)) !== null;
+}
+
+/** The file's stats, or null when it does not exist; any other failure (permissions) throws. */
+export async function statIfExists(path: string): Promise<Stats | null> {
   try {
-    await stat(path);
-    return true;
+    return await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
 }

@@ -90,6 +90,11 @@ describeOrderImportContract('tryton', async () => ({
   open: () => openErpAdapter(adapterConfig(), silentLogger()),
   // Tryton orders are not sent to the platform by this adapter: nothing is ever told.
   toldPlatformOrder: async () => null,
+  // The sale found by its reference; the change delivered (a cancellation) cancelled it.
+  expectedLocation: (id) => ({
+    place: expect.stringMatching(/^sale\.sale \d+$/) as string,
+    facts: expect.objectContaining({ reference: String(id), state: 'cancelled' }) as Record<string, string>,
+  }),
   cleanup: () => undefined,
 }));
 
