@@ -10,10 +10,10 @@ import {
   type AuditReport,
 } from '../sync/audit.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
-import { healDriftInline } from '../sync/healDrift.js';
+import type { HealOutcome } from '../sync/healDrift.js';
 import { formatSummaryTable } from '../sync/summary.js';
-import type { RunSummary } from '../sync/types.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
+import { healAuditDrift, type AuditFix } from './healAuditDrift.js';
 
 export interface AuditCommandOptions {
   configFile?: string;
@@ -21,6 +21,10 @@ export interface AuditCommandOptions {
   json: boolean;
   max: number;
   fix: boolean;
+  /** With fix: push here even when a daemon runs. */
+  inline: boolean;
+  /** With fix, through the daemon: wait until it has sent the pushes. */
+  wait: boolean;
 }
 
 const VALUE = (value: unknown): string =>
@@ -72,6 +76,33 @@ export function formatAuditReport(report: AuditReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+function describeEnqueued(outcome: HealOutcome): string[] {
+  return outcome.enqueued.map(
+    (e) =>
+      `  ${e.pipeline}: ${e.items} item(s) in ${e.pushJobs.length} push job(s) (${e.pushJobs.join(', ')}), summed up by ${e.job}`,
+  );
+}
+
+/** Which path the fix took and why, what it enqueued or pushed. */
+export function formatAuditFix(fix: AuditFix): string {
+  const { outcome } = fix;
+  const lines: string[] = [];
+  if (outcome.via === 'inline')
+    lines.push(outcome.summaries.length ? `fix: pushed inline (${fix.why})` : 'fix: nothing to push');
+  else {
+    const what = outcome.enqueued.length ? 'enqueued in the daemon' : 'for the daemon';
+    lines.push(`fix: ${what} (${fix.why}):`, ...describeEnqueued(outcome));
+    for (const note of fix.notes) lines.push(`  ${note}`);
+    if (!fix.waited && outcome.enqueued.length)
+      lines.push(
+        '  the daemon sends them; `erp-sync audit` shows the result, `erp-sync audit --fix --wait` waits for it',
+      );
+  }
+  if (outcome.summaries.length) lines.push(formatSummaryTable(outcome.summaries));
+  for (const failure of fix.failures) lines.push(failure);
+  return `${lines.join('\n')}\n`;
+}
+
 /** The exit code of an audit: 0 in step, 1 drift found, 2 could not finish. */
 export function auditExitCode(report: AuditReport): number {
   if (!report.complete) return 2;
@@ -91,6 +122,14 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
     process.stderr.write('erp-sync: --max wants a whole number >= 0\n');
     return 64;
   }
+  if ((options.inline || options.wait) && !options.fix) {
+    process.stderr.write('erp-sync: --inline and --wait go with --fix\n');
+    return 64;
+  }
+  if (options.inline && options.wait) {
+    process.stderr.write('erp-sync: --wait is for the daemon path; --inline already waits\n');
+    return 64;
+  }
   endQuietlyOnClosedPipe();
   const config = loadConfig({ file: options.configFile });
   const logger = createLogger({ level: config.log.level });
@@ -103,7 +142,7 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
     return 2;
   }
   let report: AuditReport;
-  let fixed: RunSummary[] = [];
+  let fix: AuditFix | undefined;
   try {
     report = await runAudit(ctx, {
       pipelines: asked as AuditPipeline[],
@@ -114,21 +153,21 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
         : undefined,
     });
     if (tty) process.stderr.write('\r\x1b[K');
-    if (options.fix && report.complete && report.fixes) fixed = await healDriftInline(ctx)(report.fixes, {});
+    if (options.fix && report.complete && report.fixes)
+      fix = await healAuditDrift(ctx, report.fixes, {
+        inline: options.inline,
+        wait: options.wait,
+        tty,
+      });
   } finally {
     await closeSyncContext(ctx);
   }
   const { fixes: _fixes, ...shown } = report;
-  if (options.json)
-    process.stdout.write(`${JSON.stringify(options.fix ? { ...shown, fixed } : shown, null, 2)}\n`);
+  if (options.json) process.stdout.write(`${JSON.stringify(fix ? { ...shown, fix } : shown, null, 2)}\n`);
   else {
     process.stdout.write(formatAuditReport(report));
-    if (options.fix)
-      process.stdout.write(
-        fixed.length
-          ? `\nfix: pushed the healing items\n${formatSummaryTable(fixed)}\n`
-          : '\nfix: nothing to push\n',
-      );
+    if (fix) process.stdout.write(`\n${formatAuditFix(fix)}`);
+    else if (options.fix) process.stdout.write('\nfix: not attempted, the audit did not finish\n');
   }
   return auditExitCode(report);
 }
@@ -142,9 +181,25 @@ export function registerAuditCommand(program: Command): void {
     .option('--pipeline <pipelines>', `comma-separated subset of: ${AUDIT_PIPELINES.join(', ')}`)
     .option('--json', 'print the report as JSON', false)
     .option('--max <n>', 'list at most N findings (all are counted)', '50')
-    .option('--fix', 'then push exactly the stock and price items that heal the drift (inline)', false)
+    .option(
+      '--fix',
+      'then push exactly the stock and price items that heal the drift: enqueued when a daemon runs, else inline',
+      false,
+    )
+    .option('--inline', 'with --fix: push from this process even when a daemon runs', false)
+    .option('--wait', 'with --fix through the daemon: wait until it has sent the pushes', false)
     .action(
-      async (flags: { pipeline?: string; json: boolean; max: string; fix: boolean }, command: Command) => {
+      async (
+        flags: {
+          pipeline?: string;
+          json: boolean;
+          max: string;
+          fix: boolean;
+          inline: boolean;
+          wait: boolean;
+        },
+        command: Command,
+      ) => {
         const globals = command.optsWithGlobals<{ config?: string }>();
         process.exitCode = await audit({
           configFile: globals.config,
@@ -155,6 +210,8 @@ export function registerAuditCommand(program: Command): void {
           json: flags.json,
           max: Number(flags.max),
           fix: flags.fix,
+          inline: flags.inline,
+          wait: flags.wait,
         });
       },
     );

@@ -4,7 +4,9 @@ import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { explainOrder, type OrderStory } from '../sync/explainOrder.js';
-import { explainSku, type ItemPipelineStory, type SkuStory } from '../sync/explainSku.js';
+import { jobsCarryingSku } from '../queue/jobsCarryingSku.js';
+import { explainSku, type ItemPipelineStory, type SkuJobs, type SkuStory } from '../sync/explainSku.js';
+import { withSkuJobs } from '../sync/withSkuJobs.js';
 import type { SyncContext } from '../sync/types.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
@@ -47,6 +49,19 @@ function pipelineLines(name: string, p: ItemPipelineStory): string[] {
   return lines;
 }
 
+function jobLines(sku: string, jobs: SkuJobs): string[] {
+  if (!jobs.read) return [`jobs:     could not be read: ${jobs.error ?? '?'} (${jobs.where})`];
+  const looked = `${jobs.scanned} push job(s) looked at${jobs.truncated ? ', the bound' : ''}; ${jobs.where}`;
+  if (!jobs.jobs.length) return [`jobs:     none queued or failed carrying ${sku} (${looked})`];
+  return [
+    `jobs:     ${jobs.jobs.length} carrying ${sku} (${looked})`,
+    ...jobs.jobs.map(
+      (job) =>
+        `  ${job.queue}/${job.id} ${job.name} ${job.state}, generation ${job.generation}, ${job.attempts} attempt(s)${job.failedReason ? `: ${job.failedReason}` : ''}; ${job.items.map((item) => `${item.key} ${item.value}`).join(', ')}`,
+    ),
+  ];
+}
+
 export function formatSkuStory(story: SkuStory): string {
   const lines = [story.sku, `verdict: ${story.verdict.text}`, ''];
   lines.push(
@@ -61,6 +76,7 @@ export function formatSkuStory(story: SkuStory): string {
           : 'does not have it'
     }`,
   );
+  if (story.jobs) lines.push(...jobLines(story.sku, story.jobs));
   for (const item of story.items) {
     lines.push(
       '',
@@ -157,13 +173,17 @@ export function registerExplainCommand(program: Command): void {
   explain
     .command('sku <sku>')
     .description(
-      'ERP value, acknowledged value, platform value, held units, buffer, rejects, runs; exit 0 in step, 1 not, 2 could not read',
+      'ERP value, acknowledged value, platform value, held units, buffer, rejects, runs, queued or failed jobs; exit 0 in step, 1 not, 2 could not read',
     )
     .option('--json', 'print the story as JSON', false)
     .action(async (sku: string, flags: { json: boolean }, command: Command) => {
       const globals = command.optsWithGlobals<{ config?: string }>();
       process.exitCode = await withContext(globals.config, async (ctx) => {
-        const story = await explainSku(ctx, sku.trim());
+        const wanted = sku.trim();
+        const story = withSkuJobs(
+          await explainSku(ctx, wanted),
+          await jobsCarryingSku(ctx.config.redis, wanted),
+        );
         process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatSkuStory(story));
         return explainExitCode(story.verdict.state, !story.platform.read || !story.erp.read);
       });

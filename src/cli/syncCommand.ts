@@ -1,4 +1,3 @@
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { SCHEDULED_PIPELINES } from '../queue/daemonConfigSchema.js';
@@ -6,10 +5,10 @@ import { enqueueRun } from '../queue/enqueueRun.js';
 import type { PipelineName } from '../queue/jobTypes.js';
 import { readPauseState } from '../queue/pauseController.js';
 import { openQueueClient } from '../queue/queueClient.js';
-import { readRunJob, type RunJobView } from '../queue/readRunJob.js';
 import { formatSummaryTable } from '../sync/summary.js';
 import type { RunSummary } from '../sync/types.js';
 import { runOnce } from './runOnceCommand.js';
+import { waitForRuns } from './waitForRuns.js';
 
 export interface SyncOptions {
   configFile?: string;
@@ -19,8 +18,6 @@ export interface SyncOptions {
   json: boolean;
   inline: boolean;
 }
-
-const POLL_MS = 300;
 
 /** `erp-sync sync <pipeline|all>`: enqueues a run in the running daemon (or runs it inline). Returns the exit code. */
 export async function syncCommand(options: SyncOptions): Promise<number> {
@@ -90,63 +87,6 @@ export async function syncCommand(options: SyncOptions): Promise<number> {
   } finally {
     await client.close();
   }
-}
-
-async function waitForRuns(
-  runs: Parameters<typeof readRunJob>[0],
-  jobs: { pipeline: PipelineName; id: string }[],
-  tty: boolean,
-): Promise<RunJobView[]> {
-  const bars = tty
-    ? new cliProgress.MultiBar(
-        {
-          format: '{pipeline} | {state} | read {read} | sent {sent} | applied {applied}/{sent}',
-          stream: process.stderr,
-          hideCursor: true,
-          noTTYOutput: true,
-        },
-        cliProgress.Presets.shades_classic,
-      )
-    : null;
-  const bar = new Map(
-    jobs.map((job) => [
-      job.id,
-      bars?.create(1, 0, {
-        pipeline: job.pipeline.padEnd(10),
-        state: 'waiting',
-        read: 0,
-        sent: 0,
-        applied: 0,
-      }),
-    ]),
-  );
-  const done = new Map<string, RunJobView>();
-  try {
-    while (done.size < jobs.length) {
-      for (const job of jobs) {
-        if (done.has(job.id)) continue;
-        const view = (await readRunJob(runs, job.id)) ?? {
-          id: job.id,
-          state: 'missing',
-          progress: null,
-          summary: null,
-          failedReason: null,
-        };
-        const progress = view.progress ?? view.summary ?? { read: 0, sent: 0, applied: 0 };
-        bar.get(job.id)?.update(0, {
-          state: view.state,
-          read: progress.read,
-          sent: progress.sent,
-          applied: progress.applied,
-        });
-        if (['completed', 'failed', 'missing'].includes(view.state)) done.set(job.id, view);
-      }
-      if (done.size < jobs.length) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-  } finally {
-    bars?.stop();
-  }
-  return jobs.map((job) => done.get(job.id)!);
 }
 
 export function registerSyncCommand(program: Command): void {

@@ -9,8 +9,8 @@ export type { PipelineName };
 export const QUEUE_NAMES = ['runs', 'pushes', 'imports'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
-/** What started a run; shown in the dashboard and the logs. */
-export type Trigger = 'schedule' | 'start' | 'watch' | 'manual';
+/** What started a run; shown in the dashboard and the logs (`audit`: the pushes of `audit --fix`). */
+export type Trigger = 'schedule' | 'start' | 'watch' | 'manual' | 'audit';
 
 export interface RunPayload {
   pipeline: PipelineName;

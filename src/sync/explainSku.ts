@@ -52,6 +52,8 @@ export interface ItemPipelineStory {
     inFlight: boolean;
     notOnPlatform: boolean;
     byRun: number | null;
+    /** The generation of the push that wrote it (a queued job older than this is superseded). */
+    generation: number;
   } | null;
   /** The platform's value now (undefined: not read). */
   platform: unknown;
@@ -78,7 +80,36 @@ export interface SkuStory {
     finishedAt: string | null;
     error: string | null;
   }[];
+  /** The daemon's push jobs carrying the SKU (absent: not looked for). */
+  jobs?: SkuJobs;
   verdict: Verdict;
+}
+
+/** One push job in the daemon's queues carrying items of the SKU. */
+export interface SkuJob {
+  queue: string;
+  id: string;
+  name: string;
+  /** waiting, prioritized, delayed, active or failed. */
+  state: string;
+  pipeline: FingerprintPipeline;
+  generation: number;
+  attempts: number;
+  failedReason: string | null;
+  /** The SKU's items in the job: key and the value it pushes (`q=..`, `p=..|...`). */
+  items: { key: string; value: string }[];
+}
+
+/** What the daemon's queues hold for the SKU, or why they could not be read. */
+export interface SkuJobs {
+  read: boolean;
+  /** Where they were looked for (Redis URL without password, prefix). */
+  where: string;
+  error?: string;
+  jobs: SkuJob[];
+  /** Push jobs looked at, and whether the look stopped at its bound before the end. */
+  scanned: number;
+  truncated: boolean;
 }
 
 const ORDER: VerdictState[] = ['in_step', 'not_in_erp', 'pending', 'unknown', 'blocked'];
@@ -259,7 +290,7 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
         error: run.error,
       });
   }
-  story.verdict = overall(story);
+  story.verdict = overallVerdict(story);
   return story;
 }
 
@@ -311,6 +342,7 @@ function pipelineStory(
           inFlight: isInFlightFingerprint(fingerprint.hash),
           notOnPlatform: fingerprint.missing,
           byRun: ackRun(runs, pipeline, fingerprint.ackedAt),
+          generation: fingerprint.generation,
         }
       : null,
     platform: platformValue,
@@ -388,7 +420,8 @@ function pipelineStory(
   );
 }
 
-function overall(story: SkuStory): Verdict {
+/** The verdict of the SKU from its items' (the worst wins). */
+export function overallVerdict(story: SkuStory): Verdict {
   const all = story.items.flatMap((item) => [
     { key: item.key, pipeline: 'stock', verdict: item.stock.verdict },
     { key: item.key, pipeline: 'prices', verdict: item.prices.verdict },

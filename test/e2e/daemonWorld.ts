@@ -37,7 +37,7 @@ export interface WorldOptions {
   faults?: string;
   /** BULK-000001... simple products with stock 0 on the platform. */
   extraProducts?: number;
-  /** Keep request bodies in the sandbox's request log (what each bulk request carried). */
+  /** The sandbox keeps request bodies in its log. */
   recordBodies?: boolean;
 }
 

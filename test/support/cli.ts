@@ -24,7 +24,12 @@ export interface CliResult {
 export function runCli(
   args: string[],
   env: Record<string, string> = {},
-  options: { timeoutMs?: number; cwd?: string } = {},
+  options: {
+    timeoutMs?: number;
+    cwd?: string;
+    /** Called with the whole stdout so far at each chunk, while the command runs; `signal` reaches it. */
+    onStdout?: (stdout: string, signal: (name: NodeJS.Signals) => void) => void;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', TSX, CLI_ENTRY, ...args], {
@@ -34,7 +39,10 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      options.onStdout?.(stdout, (name) => child.kill(name));
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.once('error', fail);

@@ -347,10 +347,16 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(version.stdout.trim()).toBe(pkg.version);
 
-    // demo reads ../../config/sample relative to dist/cli: the sample must be in the image
-    const demo = await run('erp-sync', ['demo'], imageEnv(), inRoot('/data'));
+    // demo reads ../../config/sample relative to dist/cli: the sample must be in the image. The
+    // image has node but no redis-server (and no REDIS_URL): the demo says so and runs inline.
+    const nodeOnly = inRoot('/opt/node-only');
+    mkdirSync(nodeOnly, { recursive: true });
+    symlinkSync(process.execPath, join(nodeOnly, 'node'));
+    const path = `${inRoot('/usr/local/bin')}:${nodeOnly}`;
+    const demo = await run('erp-sync', ['demo'], { ...imageEnv(), PATH: path }, inRoot('/data'));
     expect(demo.stderr).not.toMatch(/ENOENT|Error:/);
     expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/^No Redis for the daemon \(no redis-server on PATH\)/);
     expect(demo.stdout).toContain('== Done.');
     // the demo keeps to its own temp store, even with the image's environment
     expect(existsSync(inRoot('/data/erp-sync.db'))).toBe(false);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditFix } from '../../../src/cli/healAuditDrift.js';
 import { runAudit, type AuditFinding, type AuditReport } from '../../../src/sync/audit.js';
 import { runPrices } from '../../../src/sync/prices.js';
 import { runStock } from '../../../src/sync/stock.js';
@@ -26,7 +27,11 @@ beforeAll(async () => {
   expect(await runStock(ctx, RUN)).toMatchObject({ applied: 5 });
   expect(await runPrices(ctx, RUN)).toMatchObject({ applied: 5 });
   configFile = harness.configFile();
-  env = { CMS_BASE_URL: harness.sandbox.url, CMS_API_KEY: harness.sandbox.keys.primary };
+  env = {
+    CMS_BASE_URL: harness.sandbox.url,
+    CMS_API_KEY: harness.sandbox.keys.primary,
+    REDIS_URL: 'redis://127.0.0.1:9',
+  };
 });
 
 afterAll(async () => {
@@ -146,6 +151,11 @@ describe('erp-sync audit', () => {
       env,
     );
     expect(cli.code).toBe(1);
+    // No Redis answers (a refused port): no daemon can take the pushes, so they go out from here.
+    expect((JSON.parse(cli.stdout) as { fix: AuditFix }).fix).toMatchObject({
+      outcome: { via: 'inline', enqueued: [] },
+      why: 'Redis at redis://127.0.0.1:9 is not reachable, so no daemon',
+    });
     const bodies = harness
       .writes()
       .map((entry) => ({ path: entry.path, items: (entry.body as { items: unknown[] }).items }));

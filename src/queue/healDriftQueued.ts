@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { FlowProducer, type FlowJob } from 'bullmq';
+import type { Config } from '../config.js';
+import { chunks } from '../store/chunks.js';
+import { healingBatches, type DriftHealer, type HealOutcome } from '../sync/healDrift.js';
+import { emptySummary } from '../sync/summary.js';
+import { flowOwner } from './flowLease.js';
+import { defaultJobOptions } from './jobOptions.js';
+import { RUN_JOBS } from './jobKinds.js';
+import type { PushPayload, ScanPayload } from './jobTypes.js';
+import { PUSH_QUEUE } from './pushJob.js';
+import type { QueueClient } from './queueClient.js';
+
+/**
+ * The daemon's healer for `audit --fix`: per pipeline, one flow shaped like a scan's after its
+ * read: a `<pipeline>-scan` parent already at its `scanned` step (nothing left to read) and one
+ * push job per `sync.batchSize` items, each carrying the audit's batch and generation (taken before
+ * the ERP read, so a later scan's value still wins). The daemon's push jobs send them under the
+ * flow's lease (`flow-<parent id>`: they take turns with scans), and the parent sums them up and
+ * releases the lease, as it does for a scan. Enqueued atomically: a flow is there whole or not at all.
+ */
+export const healDriftQueued =
+  (client: QueueClient, config: Config): DriftHealer =>
+  async (batches) => {
+    const outcome: HealOutcome = { via: 'daemon', summaries: [], enqueued: [] };
+    const jobOptions = defaultJobOptions(config.queue);
+    const flows = new FlowProducer({ connection: client.redis, prefix: client.prefix });
+    flows.on('error', () => undefined);
+    try {
+      for (const batch of healingBatches(batches)) {
+        const parentId = `audit-fix-${batch.pipeline}-${randomUUID()}`;
+        const parts = [...chunks(batch.items, config.sync.batchSize)];
+        const summary = emptySummary(batch.pipeline, { full: false, dryRun: false });
+        summary.read = batch.items.length;
+        summary.sent = batch.items.length;
+        const parent: ScanPayload = {
+          pipeline: batch.pipeline,
+          full: false,
+          trigger: 'audit',
+          requestedAt: new Date().toISOString(),
+          step: 'scanned',
+          scan: { summary, receipt: null, batches: parts.length },
+        };
+        const children: FlowJob[] = parts.map((items) => {
+          const data: PushPayload = {
+            batch: { ...batch, items },
+            scanOwner: '',
+            flowOwner: flowOwner(parentId),
+          };
+          return {
+            name: `${batch.pipeline}-push`,
+            queueName: PUSH_QUEUE,
+            data,
+            // As a scan's batches: one that failed for good does not hold the flow back (the parent reports it).
+            opts: { ...jobOptions, ignoreDependencyOnFailure: true },
+          };
+        });
+        const node = await flows.add({
+          name: RUN_JOBS[batch.pipeline].name,
+          queueName: 'runs',
+          data: parent,
+          opts: { ...jobOptions, jobId: parentId },
+          children,
+        });
+        outcome.enqueued.push({
+          pipeline: batch.pipeline,
+          job: `runs/${parentId}`,
+          pushJobs: (node.children ?? []).map((child) => `${PUSH_QUEUE}/${child.job.id!}`),
+          items: batch.items.length,
+        });
+      }
+    } finally {
+      await flows.close().catch(() => undefined);
+    }
+    return outcome;
+  };
