@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { RunSummary, SyncContext } from '../sync/types.js';
 import { enqueueRun } from './enqueueRun.js';
+import { FLOW_PIPELINES } from './flowLease.js';
+import { startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
 import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
 import { runJobByName } from './jobKinds.js';
 import type { JobRuntime } from './jobRuntime.js';
@@ -77,6 +79,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const workers = new Map<QueueName, Worker>();
   let schedules: Schedules | null = null;
   let watch: ErpWatch | null = null;
+  let keeper: FlowLeaseKeeper | null = null;
 
   const pause = new PauseController({
     queues,
@@ -188,6 +191,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
           ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
           : {}),
       });
+      keeper = startFlowLeaseKeeper({
+        store: options.ctx.store,
+        pipelines: FLOW_PIPELINES,
+        ttlMs: config.sync.lease.ttlSeconds * 1000,
+        pushing: async (scanJobId) =>
+          (await (await runs.getJob(scanJobId))?.getState()) === 'waiting-children',
+        onError: (error) => log.debug({ err: error.message }, 'could not renew a flow lease'),
+      });
       workers.set('runs', worker);
       workers.set('pushes', pushWorker);
       workers.set('imports', importWorker);
@@ -238,6 +249,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
           await Promise.all([...workers.values()].map((worker) => worker.close(true).catch(() => undefined)));
         }
       }
+      // After the workers: a flow still waiting (its batches left for the next start) lapses after the TTL.
+      keeper?.stop();
       await Promise.all(queues.map((queue) => queue.close().catch(() => undefined)));
       producer.disconnect();
       workerConnection.disconnect();

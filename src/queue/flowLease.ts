@@ -8,6 +8,9 @@ import type { Store } from '../store/index.js';
  * still to be sent: no older value lands after a newer one (invariant 4), and the batches of one
  * scan, which touch different items, go out in parallel.
  */
+/** The pipelines whose scans run as flows (a scan job with one push job per bulk request). */
+export const FLOW_PIPELINES = ['stock', 'prices'] as const;
+
 export const pushLeaseName = (pipeline: string): string => `sync:${pipeline}`;
 export const flowOwner = (scanJobId: string): string => `flow-${scanJobId}`;
 

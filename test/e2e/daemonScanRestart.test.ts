@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScanPayload } from '../../src/queue/jobTypes.js';
 import { eventually } from '../support/daemonProcess.js';
-import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { bulkStockRequests, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 const queues: Queue[] = [];
@@ -31,16 +31,8 @@ function queue(name: string): Queue {
   return opened;
 }
 
-/** The bulk stock requests the sandbox answered, in the order it answered them, with their items. */
 function bulkRequests(from = 0): { sku: string; quantity: number }[][] {
-  return world!.sandbox.requestLog
-    .entries()
-    .slice(from)
-    .filter(
-      (entry) =>
-        entry.method === 'PATCH' && entry.path.endsWith('/products/stock/bulk') && entry.status === 200,
-    )
-    .map((entry) => (entry.body as { items: { sku: string; quantity: number }[] }).items);
+  return bulkStockRequests(world!.sandbox, from);
 }
 
 describe('a scan killed while it reads, the ERP changed, the daemon restarted', () => {

@@ -119,3 +119,15 @@ export async function platformStock(api: ApiClient): Promise<Map<string, number 
   for await (const product of api.products.iterate()) out.set(product.sku, product.stock_quantity);
   return out;
 }
+
+/** The bulk stock requests the sandbox answered (needs recordBodies), in answer order, with their items. */
+export function bulkStockRequests(sandbox: Sandbox, from = 0): { sku: string; quantity: number }[][] {
+  return sandbox.requestLog
+    .entries()
+    .slice(from)
+    .filter(
+      (entry) =>
+        entry.method === 'PATCH' && entry.path.endsWith('/products/stock/bulk') && entry.status === 200,
+    )
+    .map((entry) => (entry.body as { items: { sku: string; quantity: number }[] }).items);
+}
