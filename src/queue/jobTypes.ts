@@ -22,7 +22,13 @@ export interface RunPayload {
 /** A scan job's payload; after its scan it records what its push jobs need to be summed up. */
 export interface ScanPayload extends RunPayload {
   step?: 'scanned';
-  scan?: { summary: RunSummary; receipt: string | null; batches: number };
+  scan?: {
+    summary: RunSummary;
+    receipt: string | null;
+    batches: number;
+    /** Keys of push jobs an earlier attempt of this job had finished: left out of the sums. */
+    earlierBatches?: string[];
+  };
 }
 
 /** One bulk request of a scan, with the owners of the pipeline lease it may send under. */

@@ -10,7 +10,8 @@ import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.j
 import type { PushResult } from './pushJob.js';
 import { failureOfSummary } from './runFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
-import { settleEarlierAttempt } from './settleEarlierAttempt.js';
+import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
+import { sumFlow } from './sumFlow.js';
 
 /**
  * `stock-scan` / `prices-scan` on the runs queue, the parent of a BullMQ flow: reads the ERP,
@@ -48,6 +49,10 @@ export function defineScanJob(
             { job: job.id, batches: earlier },
             'settled the batches of an earlier attempt (unsent ones dropped, running ones awaited)',
           );
+        // An earlier attempt's flow may hold the lease (handed over before its process died): with
+        // its batches settled the hold guards nothing, and this attempt takes the lease anew.
+        releaseFlowLease(store, pipeline, owner);
+        const earlierBatches = await finishedChildKeys(job);
         await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
         const summary = await scanPush(
           pipeline,
@@ -77,7 +82,11 @@ export function defineScanJob(
         // A refused key mid-scan: the batches already out finish behind the pause, like every job.
         if (summary.error?.kind === 'fatal')
           await runtime.pause(`${summary.error.code}: ${summary.error.message}`);
-        const scanned: ScanPayload = { ...data, step: 'scanned', scan: { summary, receipt, batches } };
+        const scanned: ScanPayload = {
+          ...data,
+          step: 'scanned',
+          scan: { summary, receipt, batches, earlierBatches },
+        };
         await job.updateData(scanned);
       }
       // Also after a restart between the two steps: the batches still to come are waited for.
@@ -95,35 +104,15 @@ async function finishFlow(
   pipeline: 'stock' | 'prices',
 ): Promise<RunSummary> {
   const scan = job.data.scan!;
-  const summary: RunSummary = { ...scan.summary, extra: { ...scan.summary.extra } };
-  const results = Object.values(await job.getChildrenValues<PushResult>());
-  const failures = Object.values(await job.getIgnoredChildrenFailures());
-  let requests = 0;
-  let firstError = summary.error;
-  for (const result of results) {
-    summary.applied += result.applied;
-    summary.notFound += result.notFound;
-    summary.rejected += result.rejected;
-    summary.failed += result.failed;
-    summary.extra.superseded = (summary.extra.superseded ?? 0) + result.superseded;
-    requests += result.requests;
-    firstError ??= result.error;
-  }
-  summary.requests += requests;
-  if (failures.length) {
-    summary.extra.failedBatches = failures.length;
-    firstError ??= { code: 'api_server', kind: 'retryable', message: failures[0]! };
-  }
+  const summary = sumFlow(
+    scan,
+    await job.getChildrenValues<PushResult>(),
+    await job.getIgnoredChildrenFailures(),
+  );
   releaseFlowLease(runtime.ctx.store, job.data.pipeline, owner);
-  if (firstError) {
-    summary.error = {
-      ...firstError,
-      message: `${failures.length} batch(es) and ${summary.failed} item(s) not confirmed, sent again next run: ${firstError.message}`,
-    };
-  } else if (scan.receipt !== null) {
-    // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
+  // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
+  if (!summary.error && scan.receipt !== null)
     await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));
-  }
   runtime.recordRun(summary);
   await job.updateProgress(progressValue(summary, true));
   return summary;

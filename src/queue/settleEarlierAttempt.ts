@@ -40,3 +40,13 @@ export async function settleEarlierAttempt(scan: Job, options: SettleOptions = {
 async function pendingChildren(scan: Job): Promise<number> {
   return (await scan.getDependenciesCount({ unprocessed: true })).unprocessed ?? 0;
 }
+
+/**
+ * The push jobs of earlier attempts that had already finished (completed, or failed for good) when
+ * this attempt began, by their job key: the flow's sums leave them out, since they are not this
+ * scan's batches and the new scan diffed their items anew.
+ */
+export async function finishedChildKeys(scan: Job): Promise<string[]> {
+  const [values, failures] = await Promise.all([scan.getChildrenValues(), scan.getIgnoredChildrenFailures()]);
+  return [...Object.keys(values), ...Object.keys(failures)];
+}
