@@ -1,8 +1,16 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { eventually } from '../support/daemonProcess.js';
-import { bulkStockRequests, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import {
+  bulkStockRequests,
+  olderAfterNewer,
+  olderFromFirstNewer,
+  platformStock,
+  startDaemonWorld,
+  worldQueue,
+  type DaemonWorld,
+} from './daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 const queues: Queue[] = [];
@@ -34,14 +42,8 @@ describe('a flow whose batches outlast the lease TTL, and a competing run-once w
       schedules: { orders: 'off', stock: '0 0 1 1 *' },
       config: { sync: { batchSize: 5, concurrency: 1, lease: { ttlSeconds: TTL_SECONDS } } },
     });
-    const pushes = new Queue('pushes', {
-      connection: { host: '127.0.0.1', port: world.redis.port },
-      prefix: 'e2e',
-    });
-    const runs = new Queue('runs', {
-      connection: { host: '127.0.0.1', port: world.redis.port },
-      prefix: 'e2e',
-    });
+    const pushes = worldQueue(world, 'pushes');
+    const runs = worldQueue(world, 'runs');
     queues.push(pushes, runs);
     world.writeStock(older);
     const daemon = await world.start();
@@ -69,20 +71,11 @@ describe('a flow whose batches outlast the lease TTL, and a competing run-once w
 
     const requests = bulkStockRequests(world.sandbox);
     // Per SKU, once a newer value went out no older one followed (the platform's answer order).
-    const sentNewer = new Set<string>();
-    const olderAfterNewer: string[] = [];
-    for (const items of requests)
-      for (const item of items) {
-        if (!isOlder(item.quantity)) sentNewer.add(item.sku);
-        else if (sentNewer.has(item.sku)) olderAfterNewer.push(item.sku);
-      }
-    expect(olderAfterNewer).toEqual([]);
+    expect(olderAfterNewer(requests, isOlder)).toEqual([]);
     // Stronger: the competing run sent nothing until the flow had sent its last batch.
-    const firstNewer = requests.findIndex((items) => items.some((item) => !isOlder(item.quantity)));
+    const { firstNewer, olderLater } = olderFromFirstNewer(requests, isOlder);
     expect(firstNewer).toBeGreaterThan(0);
-    expect(
-      requests.slice(firstNewer).filter((items) => items.some((item) => isOlder(item.quantity))),
-    ).toEqual([]);
+    expect(olderLater).toEqual([]);
     expect(requests.slice(0, firstNewer).flat()).toHaveLength(SKUS);
     expect(competing.stderr).toContain('another run of this pipeline is in progress; waiting for it');
     await eventually(

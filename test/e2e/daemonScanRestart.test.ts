@@ -1,8 +1,16 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScanPayload } from '../../src/queue/jobTypes.js';
 import { eventually } from '../support/daemonProcess.js';
-import { bulkStockRequests, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import {
+  bulkStockRequests,
+  olderAfterNewer,
+  olderFromFirstNewer,
+  platformStock,
+  startDaemonWorld,
+  worldQueue,
+  type DaemonWorld,
+} from './daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 const queues: Queue[] = [];
@@ -23,10 +31,7 @@ const newer = rows((n) => 1000 + (n % 400));
 const isOlder = (quantity: number): boolean => quantity < 1000;
 
 function queue(name: string): Queue {
-  const opened = new Queue(name, {
-    connection: { host: '127.0.0.1', port: world!.redis.port },
-    prefix: 'e2e',
-  });
+  const opened = worldQueue(world!, name);
   queues.push(opened);
   return opened;
 }
@@ -78,23 +83,11 @@ describe('a scan killed while it reads, the ERP changed, the daemon restarted', 
     );
 
     // Per SKU, once a newer value went out no older one followed (the platform's answer order).
-    const sentNewer = new Set<string>();
-    const olderAfterNewer: string[] = [];
-    for (const items of bulkRequests()) {
-      for (const item of items) {
-        if (!isOlder(item.quantity)) sentNewer.add(item.sku);
-        else if (sentNewer.has(item.sku)) olderAfterNewer.push(item.sku);
-      }
-    }
-    expect(olderAfterNewer).toEqual([]);
+    expect(olderAfterNewer(bulkRequests(), isOlder)).toEqual([]);
     // Stronger, and what the restarted scan guarantees: batches of the first attempt go out (if at
     // all) before the new scan starts; once it sends, no older value goes out for any SKU.
-    const requests = bulkRequests(mark);
-    const firstNewer = requests.findIndex((items) => items.some((item) => !isOlder(item.quantity)));
+    const { firstNewer, olderLater } = olderFromFirstNewer(bulkRequests(mark), isOlder);
     expect(firstNewer).toBeGreaterThanOrEqual(0);
-    const olderLater = requests
-      .slice(firstNewer)
-      .filter((items) => items.some((item) => isOlder(item.quantity)));
     expect(olderLater).toEqual([]);
     expect(second.stderr()).toContain('settled the batches of an earlier attempt');
     expect(await pushes.getFailedCount()).toBe(0);

@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,4 +131,36 @@ export function bulkStockRequests(sandbox: Sandbox, from = 0): { sku: string; qu
         entry.method === 'PATCH' && entry.path.endsWith('/products/stock/bulk') && entry.status === 200,
     )
     .map((entry) => (entry.body as { items: { sku: string; quantity: number }[] }).items);
+}
+
+type BulkItems = { sku: string; quantity: number }[];
+
+/** Per SKU, older values answered after a newer value of that SKU (invariant 4: none). */
+export function olderAfterNewer(requests: BulkItems[], isOlder: (quantity: number) => boolean): string[] {
+  const sentNewer = new Set<string>();
+  const out: string[] = [];
+  for (const items of requests)
+    for (const item of items) {
+      if (!isOlder(item.quantity)) sentNewer.add(item.sku);
+      else if (sentNewer.has(item.sku)) out.push(item.sku);
+    }
+  return out;
+}
+
+/** The first request with a newer value (-1: none), and the requests from there on with an older one. */
+export function olderFromFirstNewer(
+  requests: BulkItems[],
+  isOlder: (quantity: number) => boolean,
+): { firstNewer: number; olderLater: BulkItems[] } {
+  const firstNewer = requests.findIndex((items) => items.some((item) => !isOlder(item.quantity)));
+  const olderLater =
+    firstNewer < 0
+      ? []
+      : requests.slice(firstNewer).filter((items) => items.some((item) => isOlder(item.quantity)));
+  return { firstNewer, olderLater };
+}
+
+/** A queue of the world's daemon (prefix e2e), closed by the caller. */
+export function worldQueue(world: DaemonWorld, name: string): Queue {
+  return new Queue(name, { connection: { host: '127.0.0.1', port: world.redis.port }, prefix: 'e2e' });
 }
