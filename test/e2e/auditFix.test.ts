@@ -76,9 +76,8 @@ describe('erp-sync audit --fix with a running daemon', () => {
     expect(report.drift).toBe(3);
     expect(report.fix).toMatchObject({
       why: expect.stringMatching(/^1 daemon\(s\) running on redis:\/\/127\.0\.0\.1:\d+, prefix e2e$/),
-      outcome: { via: 'daemon', summaries: [] },
+      outcome: { via: 'daemon', summaries: [], failures: [] },
       waited: false,
-      failures: [],
     });
     const enqueued = report.fix.outcome.enqueued;
     expect(enqueued.map((e) => [e.pipeline, e.items, e.pushJobs.length])).toEqual([
