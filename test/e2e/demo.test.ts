@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS } from '../../src/sandbox/index.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { eventually } from '../support/daemonProcess.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/redisServer.js';
 
 /** A PATH with nothing on it: no redis-server (the child is started by node's absolute path). */
@@ -111,6 +112,53 @@ describe('erp-sync demo with Redis: the daemon', () => {
   }, 150_000);
 });
 
+describe('erp-sync demo killed with SIGKILL', () => {
+  it('leaves neither its private redis-server nor its temporary folders behind', async () => {
+    let started: { pid: number; port: number; redisDir: string; workDir: string } | undefined;
+    const result = await runCli(
+      ['demo'],
+      {},
+      {
+        timeoutMs: 90_000,
+        onStdout: (stdout, signal) => {
+          const redis =
+            /a private redis-server [\d.]+ \(pid (\d+)\) on 127\.0\.0\.1:(\d+), folder (\S+);/.exec(stdout);
+          const erp = /ERP drop folder \(a copy of config\/sample\) (\S+)/.exec(stdout);
+          if (started || !redis || !erp) return;
+          started = {
+            pid: Number(redis[1]),
+            port: Number(redis[2]),
+            redisDir: redis[3]!,
+            workDir: dirname(erp[1]!),
+          };
+          // No handler runs: only the janitor can clean up now.
+          signal('SIGKILL');
+        },
+      },
+    );
+    expect(
+      started,
+      `the demo never said which Redis it started:\n${result.stdout}\n${result.stderr}`,
+    ).toBeDefined();
+    const { pid, port, redisDir, workDir } = started!;
+    try {
+      expect(result.signal).toBe('SIGKILL');
+      expect(workDir).toMatch(/erp-sync-demo-/);
+      await eventually('the private redis-server gone', () => !processAlive(pid), 15_000, 100);
+      await eventually(
+        'its folders removed',
+        () => !existsSync(redisDir) && !existsSync(workDir),
+        5_000,
+        100,
+      );
+    } finally {
+      // Only if the janitor failed, and only the redis-server this demo started (its pid on its port).
+      if (processAlive(pid) && ownRedis(pid, port)) process.kill(pid, 'SIGKILL');
+      for (const dir of [redisDir, workDir]) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe('erp-sync demo without Redis: inline', () => {
   it('says in one line how to get Redis, then runs every pipeline and ships an order', async () => {
     const result = await runCli(['demo'], { PATH: emptyPath }, { timeoutMs: 90_000 });
@@ -171,6 +219,16 @@ describe('erp-sync demo without Redis: inline', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+/** The process is a redis-server on that port (Linux: its command line says so). */
+function ownRedis(pid: number, port: number): boolean {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return /redis-server/.test(cmdline[0] ?? '') && cmdline.includes(String(port));
+  } catch {
+    return false;
+  }
+}
 
 function processAlive(pid: number): boolean {
   try {

@@ -10,6 +10,7 @@ import type { DemoOptions } from './DemoOptions.js';
 import type { DemoRedis } from './obtainDemoRedis.js';
 import { openDemoWorld } from './openDemoWorld.js';
 import { detail, say } from './say.js';
+import type { DemoJanitor } from './startDemoJanitor.js';
 import { untilAborted } from './untilAborted.js';
 import { waitFor } from './waitFor.js';
 
@@ -37,12 +38,14 @@ export async function runDaemonDemo(
   options: DemoOptions,
   redis: DemoRedis,
   signal: AbortSignal,
+  janitor?: DemoJanitor,
 ): Promise<number> {
   const prefix = `erp-sync-demo-${randomBytes(4).toString('hex')}`;
   process.env.REDIS_URL = redis.url;
   const world = await openDemoWorld({
     dir: options.dir,
     keep: options.keep,
+    janitor,
     config: {
       redis: { prefix },
       server: { host: '127.0.0.1', port: 0 },
