@@ -221,6 +221,27 @@ describe('erp-sync audit --fix with a running daemon', () => {
     ]);
   }, 120_000);
 
+  it("a flow the daemon's Redis refuses to take exits 2, naming the pipeline, the flow and why", async () => {
+    setStock(4, 44);
+    world.sandbox.requestLog.clear();
+    const redis = world.redis.client();
+    // Redis refuses every write past maxmemory (noeviction): the daemon is found, the enqueue fails.
+    await redis.config('SET', 'maxmemory', '1');
+    let fixed;
+    try {
+      fixed = await cli(['audit', '--pipeline', 'stock', '--fix']);
+    } finally {
+      await redis.config('SET', 'maxmemory', '0');
+      await redis.quit();
+    }
+    expect(fixed.stdout).toMatch(/fix: for the daemon \(1 daemon\(s\) running on /);
+    expect(fixed.stdout).toMatch(
+      /\nfix failed: stock flow runs\/audit-fix-stock-[\w-]+ \(1 item\(s\)\): could not be enqueued: (EXECABORT|OOM)/,
+    );
+    expect(fixed.code).toBe(2);
+    expect(writes()).toEqual([]);
+  }, 120_000);
+
   it('refuses --wait or --inline without --fix', async () => {
     const bad = await cli(['audit', '--wait']);
     expect(bad.stderr).toMatch(/--inline and --wait go with --fix/);
