@@ -21,9 +21,12 @@ export interface RequestLogEntry {
 /** Keeps at most this many entries in memory (the oldest go first); the file log keeps all. */
 const MAX_ENTRIES = 100_000;
 
+export type RequestLogListener = (entry: RequestLogEntry) => void;
+
 /** The in-process request log, optionally mirrored to a JSON-lines file. */
 export class RequestLog {
   private list: RequestLogEntry[] = [];
+  private readonly listeners = new Set<RequestLogListener>();
   private readonly file: WriteStream | null;
 
   constructor(filePath?: string) {
@@ -34,6 +37,17 @@ export class RequestLog {
     this.list.push(entry);
     if (this.list.length > MAX_ENTRIES) this.list.splice(0, this.list.length - MAX_ENTRIES);
     this.file?.write(`${JSON.stringify(entry)}\n`);
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /**
+   * Calls `listener` with each entry as it is written, synchronously: before the sandbox takes the
+   * next request, so a test can change the faults at an exact point of a client's work. Returns
+   * the function that removes it.
+   */
+  onEntry(listener: RequestLogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   entries(): RequestLogEntry[] {

@@ -3,7 +3,7 @@ import { FaultGate } from './faults/faultGate.js';
 import { parseFaultSpec } from './faults/faultSpec.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
-import { RequestLog, type RequestLogEntry } from './requestLog.js';
+import { RequestLog, type RequestLogEntry, type RequestLogListener } from './requestLog.js';
 import { DEMO_KEYS, type DemoKeys } from './seed/demoKeys.js';
 import { addBulkProducts, seedDatabase } from './seed/seedDatabase.js';
 
@@ -26,7 +26,11 @@ export interface SandboxOptions {
 export interface Sandbox {
   url: string;
   keys: DemoKeys;
-  requestLog: { entries(): RequestLogEntry[]; clear(): void };
+  requestLog: {
+    entries(): RequestLogEntry[];
+    clear(): void;
+    onEntry(listener: RequestLogListener): () => void;
+  };
   setFaults(spec: string | null): void;
   /** Revokes (or restores) an API key at runtime, as an account owner would in the platform's UI. */
   setKeyRevoked(key: string, revoked: boolean): void;
@@ -78,7 +82,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     url: `http://${urlHost}:${port}/api/v2`,
     keys: { ...DEMO_KEYS },
-    requestLog: { entries: () => log.entries(), clear: () => log.clear() },
+    requestLog: {
+      entries: () => log.entries(),
+      clear: () => log.clear(),
+      onEntry: (listener) => log.onEntry(listener),
+    },
     setFaults: (spec) => gate.setFaults(spec),
     setKeyRevoked: (key, revoked) => {
       db.prepare('UPDATE api_keys SET revoked = ? WHERE key = ?').run(revoked ? 1 : 0, key);

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../src/sandbox/index.js';
+import type { RequestLogEntry, Sandbox } from '../../src/sandbox/index.js';
 
 export interface HttpResult {
   status: number;
@@ -46,3 +46,23 @@ export function http(sandbox: Sandbox, key: keyof Sandbox['keys'] | null = 'prim
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The first request-log entry `match` accepts, already written or the next one to be. The sandbox
+ * writes an entry once it is done with the request (answered, failed, dropped, or processed and
+ * stalled), so this is the point to wait for instead of a sleep.
+ */
+export function nextEntry(
+  sandbox: Sandbox,
+  match: (entry: RequestLogEntry) => boolean,
+): Promise<RequestLogEntry> {
+  const found = sandbox.requestLog.entries().find(match);
+  if (found) return Promise.resolve(found);
+  return new Promise((resolve) => {
+    const stop = sandbox.requestLog.onEntry((entry) => {
+      if (!match(entry)) return;
+      stop();
+      resolve(entry);
+    });
+  });
+}

@@ -103,10 +103,10 @@ describe('retries of safe requests', () => {
   it('fails at once with RateLimitedError when Retry-After is past the deadline', async () => {
     stub.handle(() => ({ status: 429, headers: { 'retry-after': '30' }, json: { error: 'rate_limited' } }));
     const started = Date.now();
-    const error = await clientFor({ deadlineMs: 2_000 }).products.get(1).catch(caught);
+    const error = await clientFor({ deadlineMs: 10_000 }).products.get(1).catch(caught);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfterMs).toBe(30_000);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(5_000); // not waiting out the deadline
     expect(stub.requests).toHaveLength(1);
   });
 
@@ -121,9 +121,12 @@ describe('retries of safe requests', () => {
   it('ends with TimeoutError when every attempt stalls, within the deadline', async () => {
     stub.handle(() => 'stall');
     const started = Date.now();
-    const error = await clientFor({ timeoutMs: 150, deadlineMs: 600 }).account.get().catch(caught);
+    // Without the deadline, 41 attempts of 150 ms: over 6 s.
+    const error = await clientFor({ timeoutMs: 150, deadlineMs: 600, retries: 40 })
+      .account.get()
+      .catch(caught);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(Date.now() - started).toBeLessThan(1_200);
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 });
 
@@ -148,7 +151,7 @@ describe('waits and shutdown', () => {
     controller.abort(new Error('shutting down'));
     expect(((await stalled) as Error).message).toBe('shutting down');
     expect(((await waiting) as Error).message).toBe('shutting down');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(3_000); // not the 5 s timeout or the 20 s wait
     await expect(client.account.get()).rejects.toThrow('shutting down');
   });
 });
@@ -308,17 +311,17 @@ describe('observability', () => {
 
 describe('deadline and close', () => {
   it('sends no attempt that the deadline would cut short: a create refused with 429 ends at once', async () => {
-    script([() => ({ status: 429, headers: { 'retry-after': '1' } })], () => ({
+    script([() => ({ status: 429, headers: { 'retry-after': '5' } })], () => ({
       status: 201,
       json: { data: orderRecord(9) },
     }));
     const started = Date.now();
-    const error = await clientFor({ deadlineMs: 1_050 })
+    const error = await clientFor({ deadlineMs: 5_050 })
       .orders.create({ customer_id: 3, items: [{ sku: 'SKU-1', quantity: 1 }] })
       .catch(caught);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(stub.requests).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - started).toBeLessThan(2_500); // not the 5 s wait
   });
 
   it('close() ends retry waits at once, clears their timers, and refuses later calls', async () => {
@@ -343,7 +346,7 @@ describe('deadline and close', () => {
       const started = Date.now();
       await client.close();
       expect(await waiting).toBeInstanceOf(RateLimitedError);
-      expect(Date.now() - started).toBeLessThan(500);
+      expect(Date.now() - started).toBeLessThan(5_000); // not the 20 s wait
       expect(created.every((handle) => cleared.has(handle))).toBe(true);
       const late = await client.account.get().catch(caught);
       expect(late).toMatchObject({ code: 'internal', retryable: false });

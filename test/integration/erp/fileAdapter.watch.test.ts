@@ -71,6 +71,9 @@ describe('file adapter: watching the drop folder', () => {
   });
 
   it('reports a file still being written only once, after it stopped growing for stableMs', async () => {
+    // stableMs far above the 100 ms between appends: a loaded machine delaying one append must
+    // not look like a finished file.
+    config = fileConfig(dir, { stableMs: 1_500 });
     await start({ debounceMs: 50 });
     const path = join(dir, 'stock.csv');
     writeFileSync(path, 'sku,quantity\n');

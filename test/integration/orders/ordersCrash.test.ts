@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { fileExists } from '../../../src/erp/file/orders/atomicFile.js';
+import type { RequestLogEntry, Sandbox } from '../../../src/sandbox/index.js';
+import { discoverOrders } from '../../../src/sync/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
 
@@ -17,15 +19,16 @@ afterEach(async () => {
 
 /**
  * Runs `erp-sync run-once --only <pipeline>` in a child process. `kill`, checked every 25 ms, says
- * when to SIGKILL it (at a random time, or once it has written a random number of orders).
+ * when to SIGKILL it (at a random time, or once it is held mid-way: see holdAfter).
  */
 function runChild(
   configPath: string,
-  kill?: (elapsedMs: number) => Promise<boolean>,
+  kill?: (elapsedMs: number) => boolean | Promise<boolean>,
   pipeline = 'orders',
 ): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
+    const check = kill && ((elapsed: number) => Promise.resolve(kill(elapsed)));
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', CLI, 'run-once', '--only', pipeline, '--config', configPath],
@@ -35,11 +38,11 @@ function runChild(
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let checking = false;
     const timer =
-      kill &&
+      check &&
       setInterval(() => {
         if (checking) return;
         checking = true;
-        void kill(Date.now() - started)
+        void check(Date.now() - started)
           .then((now) => {
             if (now) child.kill('SIGKILL');
           })
@@ -55,6 +58,36 @@ function runChild(
     });
   });
 }
+
+/**
+ * Once the sandbox has answered `count` requests that `counts` accepts, every later request that
+ * `stallSpec` names stalls (processed, never answered). The child is then held at that point of
+ * its work however slow the machine is (it cannot get ahead of the in-process sandbox), so a kill
+ * after it lands mid-way for sure; a random count still varies where.
+ */
+function holdAfter(
+  sandbox: Sandbox,
+  count: number,
+  counts: (entry: RequestLogEntry) => boolean,
+  stallSpec: string,
+): { held(): boolean; stop(): void } {
+  let seen = 0;
+  let held = false;
+  const stop = sandbox.requestLog.onEntry((entry) => {
+    if (held || !counts(entry)) return;
+    seen += 1;
+    if (seen < count) return;
+    held = true;
+    sandbox.setFaults(stallSpec);
+  });
+  return { held: () => held, stop };
+}
+
+const random = (below: number) => Math.floor(Math.random() * below);
+const isOrderFetch = (e: RequestLogEntry) =>
+  e.method === 'GET' && e.status === 200 && /^\/api\/v2\/orders\/\d+$/.test(e.path);
+const isOrderCreated = (e: RequestLogEntry) =>
+  e.method === 'POST' && e.status === 201 && e.path === '/api/v2/orders';
 
 async function checkConsistent(world: OrderWorld): Promise<{ linked: number; files: number }> {
   const erpDir = join(world.dir, 'erp');
@@ -76,34 +109,44 @@ describe('orders import killed at random points', () => {
   for (const faults of [null, 'error_rate=0.15,drop_rate=0.15,latency=1-5'] as const) {
     it(`ends with every order in the outbox exactly once and the store consistent (${faults ? 'with 5xx and dropped connections' : 'clean network'})`, async () => {
       world = await startOrderWorld({ config: { orders: { concurrency: 4 } } });
+      const sandbox = world.sandbox;
+      const erpDir = join(world.dir, 'erp');
       const sku = await sellableSku(world.api, 100_000);
       for (let i = 0; i < 120; i++) await createPlatformOrder(world.api, sku);
-      const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
-      world.sandbox.setFaults(faults);
+      // Queued by a discovery alone (as the daemon's poll job does), so that each import below
+      // fetches its order: a request the sandbox can hold, which pins a kill mid-import. Orders
+      // listed in full are imported without a request, too fast to stop part-way on a loaded
+      // machine; the odd rounds add fresh ones of those for kills at random points.
+      await discoverOrders(await world.context());
 
       let partial = 0;
       for (let round = 0; round < 8; round++) {
+        sandbox.setFaults(null);
+        if (round % 2 === 1) for (let i = 0; i < 10; i++) await createPlatformOrder(world.api, sku);
+        const total = (await platformOrderIds(world.api, ['new', 'confirmed'])).length;
         const before = await checkConsistent(world);
-        // Even rounds: killed after a random number of newly written orders (mid-import for sure);
-        // odd rounds: at a random time (start-up, scan, import or the end).
-        const erpDir = join(world!.dir, 'erp');
-        const target = before.files + 1 + Math.floor(Math.random() * 25);
-        const at = Math.floor(Math.random() * 2500);
-        // Never longer than 4 s a round, so that a slow (loaded, faulty) run keeps the test bounded.
-        const result = await runChild(
-          world.configPath,
-          async (elapsed) =>
-            elapsed >= 4_000 ||
-            (round % 2 === 0 ? (await outboxIds(erpDir)).ids.length >= target : elapsed >= at),
+        sandbox.setFaults(faults);
+        // Even rounds: held after a random number of fetched orders (later fetches stall), killed
+        // once a new order file is there: mid-import for sure. Odd rounds: at a random time
+        // (start-up, scan, import or the end).
+        const hold =
+          round % 2 === 0
+            ? holdAfter(sandbox, 1 + random(20), isOrderFetch, 'stall_rate=1,only=GET /orders/')
+            : null;
+        const at = random(2500);
+        const result = await runChild(world.configPath, async (elapsed) =>
+          hold ? hold.held() && (await outboxIds(erpDir)).ids.length > before.files : elapsed >= at,
         );
+        hold?.stop();
         const after = await checkConsistent(world);
-        if (result.killed && after.files > before.files && after.files < expected.length) partial += 1;
+        if (result.killed && after.files > before.files && after.files < total) partial += 1;
       }
-      world.sandbox.setFaults(null);
+      sandbox.setFaults(null);
       await runChild(world.configPath);
 
+      const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
       const final = await checkConsistent(world);
-      const outbox = await outboxIds(join(world.dir, 'erp'));
+      const outbox = await outboxIds(erpDir);
       expect(outbox.ids).toEqual(expected);
       // At most one torn temporary file per import in flight (concurrency 4) per kill; never read as
       // an order, and removed by a later run once a minute old.
@@ -113,13 +156,14 @@ describe('orders import killed at random points', () => {
       expect(orderRepositoriesOf(store).seen.queued()).toEqual([]);
       store.close();
       expect(partial).toBeGreaterThan(0);
-    }, 90_000); // typically 10-25 s; the margin is for a machine loaded by other suites
+    }, 180_000); // typically 15-30 s; the margin is for a machine loaded by other suites
   }
 });
 
 describe('ERP-origin orders created while the process is killed at random points', () => {
   it('creates every ERP order exactly once on the platform, with lost answers and kills', async () => {
     world = await startOrderWorld();
+    const sandbox = world.sandbox;
     const sku = await sellableSku(world.api, 100_000);
     const inbox = join(world.dir, 'erp', 'inbox', 'orders');
     await mkdir(inbox, { recursive: true });
@@ -134,25 +178,30 @@ describe('ERP-origin orders created while the process is killed at random points
         }),
       );
     }
-    world.sandbox.setFaults('drop_rate=0.3,latency=10-40,only=POST /orders');
+    const faults = 'drop_rate=0.3,latency=10-40,only=POST /orders';
     const pending = async () => (await readdir(inbox)).filter((n) => n.endsWith('.json')).length;
     let partial = 0;
     for (let round = 0; round < 6; round++) {
-      // Killed once it has created a random number of orders, or at a random time.
+      sandbox.setFaults(faults);
       const before = await pending();
-      const target = before - 1 - Math.floor(Math.random() * 8);
-      const at = Math.floor(Math.random() * 2000);
+      // Even rounds: held after a random number of created orders (later POSTs are committed but
+      // never answered), killed once an inbox file is done. Odd rounds: at a random time.
+      const hold =
+        round % 2 === 0
+          ? holdAfter(sandbox, 1 + random(8), isOrderCreated, 'stall_rate=1,only=POST /orders')
+          : null;
+      const at = random(2000);
       const result = await runChild(
         world.configPath,
-        async (elapsed) =>
-          elapsed >= 4_000 || (round % 2 === 0 ? (await pending()) <= target : elapsed >= at),
+        async (elapsed) => (hold ? hold.held() && (await pending()) < before : elapsed >= at),
         'erp-orders',
       );
+      hold?.stop();
       const after = await pending();
       if (result.killed && after < before && after > 0) partial += 1;
     }
     expect(partial).toBeGreaterThan(0);
-    world.sandbox.setFaults(null);
+    sandbox.setFaults(null);
     await runChild(world.configPath, undefined, 'erp-orders');
 
     const counts = new Map<string, number>();
@@ -163,5 +212,5 @@ describe('ERP-origin orders created while the process is killed at random points
     expect([...counts.keys()].sort()).toEqual(ids);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect((await readdir(inbox)).filter((n) => n.endsWith('.json'))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

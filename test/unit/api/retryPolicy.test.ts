@@ -62,16 +62,17 @@ describe('withRetries', () => {
   });
 
   it('ends at once with the last error when the wait would not leave time for an attempt', async () => {
-    const limited = new RateLimitedError('429', { ...ctx, status: 429 }, 950);
+    // A wait of seconds against a bound of one: a loaded machine cannot blur the two.
+    const limited = new RateLimitedError('429', { ...ctx, status: 429 }, 4_950);
     const calls = attempts([limited]);
     const started = performance.now();
     const retried: number[] = [];
     await expect(
-      withRetries(calls.run, { ...settings, deadlineMs: 1_000 }, (_e, _n, delay) => retried.push(delay)),
+      withRetries(calls.run, { ...settings, deadlineMs: 5_000 }, (_e, _n, delay) => retried.push(delay)),
     ).rejects.toBe(limited);
     expect(calls.at).toHaveLength(1);
     expect(retried).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('stops waiting when the client closes, with the last error, and leaves no listener behind', async () => {
@@ -87,7 +88,7 @@ describe('withRetries', () => {
     const started = performance.now();
     stop.abort();
     await expect(pending).rejects.toBe(limited);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(5_000); // not the 30 s wait
     expect(calls.at).toHaveLength(1);
     expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
     expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
