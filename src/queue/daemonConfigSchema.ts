@@ -65,11 +65,15 @@ export const serverSchema = z
 /** How the queues behave; every field has a default an operator rarely changes. */
 export const queueSchema = z
   .strictObject({
-    /** Jobs started per `perSeconds` on the API-bound queues (push batches, order imports); null: no limit. */
+    /**
+     * Jobs started per `perSeconds` on the API-bound queues (a push job is one bulk request, an
+     * import at most one GET), across replicas; null (the default): no job limit, the platform's
+     * 429 + Retry-After makes the queue wait, and the workers' concurrency bounds requests in flight.
+     */
     rateLimit: z
       .strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() })
       .nullable()
-      .default({ max: 20, perSeconds: 1 }),
+      .default(null),
     /** Attempts of a job failing with a retryable error, with exponential backoff from backoffSeconds. */
     attempts: z.number().int().min(1).max(50).default(5),
     backoffSeconds: z.number().positive().default(2),
@@ -87,7 +91,7 @@ export const queueSchema = z
     keepFailed: z.number().int().min(0).default(5000),
   })
   .default({
-    rateLimit: { max: 20, perSeconds: 1 },
+    rateLimit: null,
     attempts: 5,
     backoffSeconds: 2,
     probeSeconds: 180,

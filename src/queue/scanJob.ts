@@ -10,6 +10,7 @@ import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.j
 import type { PushResult } from './pushJob.js';
 import { failureOfSummary } from './runFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
+import { settleEarlierAttempt } from './settleEarlierAttempt.js';
 
 /**
  * `stock-scan` / `prices-scan` on the runs queue, the parent of a BullMQ flow: reads the ERP,
@@ -36,6 +37,17 @@ export function defineScanJob(
         let scanOwner = '';
         let batches = 0;
         let receipt: string | null = null;
+        // Batches of an earlier attempt of this job carry older values: none may go out beside this scan's.
+        const earlier = await settleEarlierAttempt(job, {
+          signal: stop,
+          onWait: (running) =>
+            runtime.logger.info({ job: job.id, running }, 'waiting for the batches of an earlier attempt'),
+        });
+        if (earlier > 0)
+          runtime.logger.info(
+            { job: job.id, batches: earlier },
+            'settled the batches of an earlier attempt (unsent ones dropped, running ones awaited)',
+          );
         await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
         const summary = await scanPush(
           pipeline,
@@ -67,8 +79,9 @@ export function defineScanJob(
           await runtime.pause(`${summary.error.code}: ${summary.error.message}`);
         const scanned: ScanPayload = { ...data, step: 'scanned', scan: { summary, receipt, batches } };
         await job.updateData(scanned);
-        if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       }
+      // Also after a restart between the two steps: the batches still to come are waited for.
+      if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
       return finishFlow(job as Job<ScanPayload>, runtime, owner, pipeline);
     },
   };

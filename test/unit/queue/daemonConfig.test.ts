@@ -48,6 +48,19 @@ describe('daemon configuration', () => {
     expect(issuesOf({ redis: { prefix: 'a:b' } })).toEqual(['redis.prefix: no ":" and no spaces']);
   });
 
+  it('has no job limiter unless one is set, and refuses an unknown key of the limiter', () => {
+    expect(parseConfig(base).queue.rateLimit).toBeNull();
+    expect(
+      parseConfig({ ...base, queue: { rateLimit: { max: 50, perSeconds: 1 } } }).queue.rateLimit,
+    ).toEqual({
+      max: 50,
+      perSeconds: 1,
+    });
+    expect(issuesOf({ queue: { rateLimit: { max: 50, perSeconds: 1, requests: 3 } } })).toEqual([
+      'queue.rateLimit.requests: unknown key',
+    ]);
+  });
+
   it('takes REDIS_URL from the environment over the file', () => {
     const config = loadConfig({
       env: { CMS_BASE_URL: base.api.baseUrl, CMS_API_KEY: 'k', REDIS_URL: 'redis://10.0.0.5:6380' },

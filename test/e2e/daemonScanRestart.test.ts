@@ -1,0 +1,112 @@
+import { Queue } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScanPayload } from '../../src/queue/jobTypes.js';
+import { eventually } from '../support/daemonProcess.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+
+let world: DaemonWorld | undefined;
+const queues: Queue[] = [];
+afterEach(async () => {
+  await Promise.all(queues.splice(0).map((queue) => queue.close()));
+  await world?.close();
+  world = undefined;
+});
+
+const SKUS = 3000;
+const CONCURRENCY = 4;
+const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
+// Disjoint ranges: any quantity below 1000 is a value of the first file.
+const rows = (quantity: (n: number) => number) =>
+  Array.from({ length: SKUS }, (_, i) => ({ sku: sku(i + 1), quantity: quantity(i + 1) }));
+const older = rows((n) => 1 + (n % 400));
+const newer = rows((n) => 1000 + (n % 400));
+const isOlder = (quantity: number): boolean => quantity < 1000;
+
+function queue(name: string): Queue {
+  const opened = new Queue(name, {
+    connection: { host: '127.0.0.1', port: world!.redis.port },
+    prefix: 'e2e',
+  });
+  queues.push(opened);
+  return opened;
+}
+
+/** The bulk stock requests the sandbox answered, in the order it answered them, with their items. */
+function bulkRequests(from = 0): { sku: string; quantity: number }[][] {
+  return world!.sandbox.requestLog
+    .entries()
+    .slice(from)
+    .filter(
+      (entry) =>
+        entry.method === 'PATCH' && entry.path.endsWith('/products/stock/bulk') && entry.status === 200,
+    )
+    .map((entry) => (entry.body as { items: { sku: string; quantity: number }[] }).items);
+}
+
+describe('a scan killed while it reads, the ERP changed, the daemon restarted', () => {
+  it('ends with the newest values: no batch of the first attempt goes out beside or after the new scan', async () => {
+    world = await startDaemonWorld({
+      extraProducts: SKUS,
+      recordBodies: true,
+      // Slow bulk answers: most batches of the first attempt are still waiting when it dies.
+      faults: 'latency=50-100,only=PATCH /products/stock/bulk',
+      schedules: { orders: 'off' },
+      config: { sync: { batchSize: 10, concurrency: CONCURRENCY, lease: { ttlSeconds: 5 } } },
+    });
+    const pushes = queue('pushes');
+    const runs = queue('runs');
+    world.writeStock(older);
+    const first = await world.start();
+    await eventually(
+      'the first batches of the scan',
+      async () => (await pushes.getJobCountByTypes('waiting', 'active', 'completed', 'prioritized')) >= 8,
+      30_000,
+      5,
+    );
+    first.kill('SIGKILL');
+    await first.exited;
+
+    // What the test is about: the scan died while reading, with batches of it waiting in Redis.
+    const scans = (await runs.getJobs(['active'])).filter((job) => job.name === 'stock-scan');
+    expect(scans).toHaveLength(1);
+    expect((scans[0]!.data as ScanPayload).step).toBeUndefined();
+    expect(await pushes.getJobCountByTypes('waiting', 'prioritized')).toBeGreaterThan(0);
+
+    world.writeStock(newer);
+    const mark = world.sandbox.requestLog.entries().length;
+    const second = await world.start();
+    await eventually(
+      'the platform equal to the newer file',
+      async () => {
+        const platform = await platformStock(world!.api);
+        return newer.every((row) => platform.get(row.sku) === row.quantity);
+      },
+      90_000,
+      1_000,
+    );
+
+    // Per SKU, once a newer value went out no older one followed (the platform's answer order).
+    const sentNewer = new Set<string>();
+    const olderAfterNewer: string[] = [];
+    for (const items of bulkRequests()) {
+      for (const item of items) {
+        if (!isOlder(item.quantity)) sentNewer.add(item.sku);
+        else if (sentNewer.has(item.sku)) olderAfterNewer.push(item.sku);
+      }
+    }
+    expect(olderAfterNewer).toEqual([]);
+    // Stronger, and what the restarted scan guarantees: batches of the first attempt go out (if at
+    // all) before the new scan starts; once it sends, no older value goes out for any SKU.
+    const requests = bulkRequests(mark);
+    const firstNewer = requests.findIndex((items) => items.some((item) => !isOlder(item.quantity)));
+    expect(firstNewer).toBeGreaterThanOrEqual(0);
+    const olderLater = requests
+      .slice(firstNewer)
+      .filter((items) => items.some((item) => isOlder(item.quantity)));
+    expect(olderLater).toEqual([]);
+    expect(second.stderr()).toContain('settled the batches of an earlier attempt');
+    expect(await pushes.getFailedCount()).toBe(0);
+    second.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  }, 150_000);
+});
