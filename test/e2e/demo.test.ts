@@ -51,6 +51,8 @@ async function runWatchedDemo(
 
 function expectDaemonNarration({ result, metrics }: WatchedRun): void {
   expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/);
+  // The narration is the output: no daemon warning as a JSON line in the middle of it.
+  expect(result.stdout + result.stderr).not.toMatch(/"level":40/);
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(/^ {3}dashboard {2}http:\/\/127\.0\.0\.1:\d+\/queues$/m);
   // The start runs: the platform's 40 new orders in the outbox, the file's stock on the platform.

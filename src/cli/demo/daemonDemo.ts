@@ -64,7 +64,9 @@ export async function runDaemonDemo(
       `Sandbox (API v2) at ${world.sandbox.url}; ERP drop folder (a copy of config/sample) ${world.erpDir}`,
     );
     const config = loadConfig({ file: world.configFile });
-    daemon = await openDaemon(config, createLogger({ level: config.log.level }), {
+    // The narration reports every run; the daemon's warnings (the sample's deliberate bad rows) would
+    // repeat it as JSON lines in the middle of it. Errors still show.
+    daemon = await openDaemon(config, createLogger({ level: 'error' }), {
       onRun: (summary) => runs.add(summary),
     });
     await daemon.start();
