@@ -3,7 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
-import { COURIERS, LIMITS, ORDER_STATUSES } from './domain/limits.js';
+import { COURIERS, LIMITS, ORDER_STATUSES, PRODUCT_OWNABLE_FIELDS } from './domain/limits.js';
 import { fileConfigSchema } from './erp/file/fileConfigSchema.js';
 import { trytonConfigSchema } from './erp/tryton/trytonConfigSchema.js';
 import { checkedSqlErpConfigSchema } from './erp/sql/sqlConfigSchema.js';
@@ -133,31 +133,6 @@ const ordersSchema = z
     updates: { sweepMinutes: 10, lookbackDays: 30 },
     parkedRetryMinutes: 1,
   });
-
-/** Product fields an integrator may mark platform-owned (never written by the products pipeline). */
-export const PRODUCT_OWNABLE_FIELDS = [
-  'name',
-  'status',
-  'ean',
-  'mpn',
-  'brand_id',
-  'category_id',
-  'price',
-  'sale_price',
-  'cost_price',
-  'vat_rate',
-  'stock_quantity',
-  'track_stock',
-  'highlights',
-  'short_description',
-  'long_description',
-  'weight_grams',
-  'length_mm',
-  'width_mm',
-  'height_mm',
-  'meta_title',
-  'meta_description',
-] as const;
 
 const idMap = z.record(z.string().min(1), z.number().int().min(1));
 

@@ -5,6 +5,7 @@ import {
   PAYMENT_STATUSES,
   PRODUCT_STATUSES,
   PRODUCT_TYPES,
+  PRODUCT_WRITABLE_FIELDS,
 } from '../domain/limits.js';
 import { ClientValidationError, type FieldErrors } from './errors.js';
 
@@ -141,32 +142,6 @@ export function checkListQuery(operation: string, query: unknown, statuses?: rea
   check.throwIfAny(operation);
 }
 
-const PRODUCT_UPDATE_FIELDS = [
-  'name',
-  'status',
-  'sku',
-  'slug',
-  'ean',
-  'mpn',
-  'brand_id',
-  'category_id',
-  'price',
-  'sale_price',
-  'cost_price',
-  'vat_rate',
-  'stock_quantity',
-  'track_stock',
-  'highlights',
-  'short_description',
-  'long_description',
-  'weight_grams',
-  'length_mm',
-  'width_mm',
-  'height_mm',
-  'meta_title',
-  'meta_description',
-] as const;
-
 const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
 
 function checkPriceFields(check: InputCheck, input: Input, prefix = ''): void {
@@ -212,7 +187,7 @@ export function checkProductUpdate(input: unknown): void {
   const check = new InputCheck();
   const fields = asInput(input);
   checkProductFields(check, fields, false);
-  check.atLeastOne(fields, PRODUCT_UPDATE_FIELDS);
+  check.atLeastOne(fields, PRODUCT_WRITABLE_FIELDS);
   check.throwIfAny('products.update');
 }
 

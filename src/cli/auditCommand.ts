@@ -99,13 +99,14 @@ export function formatAuditFix(fix: AuditFix): string {
       );
   }
   if (outcome.summaries.length) lines.push(formatSummaryTable(outcome.summaries));
-  for (const failure of fix.failures) lines.push(failure);
+  for (const failure of outcome.failures)
+    lines.push(`fix failed: ${failure.pipeline} ${failure.part}: ${failure.reason}`);
   return `${lines.join('\n')}\n`;
 }
 
-/** The exit code of an audit: 0 in step, 1 drift found, 2 could not finish. */
-export function auditExitCode(report: AuditReport): number {
-  if (!report.complete) return 2;
+/** The exit code of an audit: 0 in step, 1 drift found, 2 could not finish (the audit, or its fix). */
+export function auditExitCode(report: AuditReport, fix?: AuditFix): number {
+  if (!report.complete || (fix?.outcome.failures.length ?? 0) > 0) return 2;
   return report.drift > 0 ? 1 : 0;
 }
 
@@ -169,14 +170,14 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
     if (fix) process.stdout.write(`\n${formatAuditFix(fix)}`);
     else if (options.fix) process.stdout.write('\nfix: not attempted, the audit did not finish\n');
   }
-  return auditExitCode(report);
+  return auditExitCode(report, fix);
 }
 
 export function registerAuditCommand(program: Command): void {
   program
     .command('audit')
     .description(
-      'compare the ERP and the platform (read only) and list every difference; exit 0 in step, 1 drift, 2 could not finish',
+      'compare the ERP and the platform (read only) and list every difference; exit 0 in step, 1 drift, 2 could not finish (or --fix failed)',
     )
     .option('--pipeline <pipelines>', `comma-separated subset of: ${AUDIT_PIPELINES.join(', ')}`)
     .option('--json', 'print the report as JSON', false)

@@ -4,6 +4,7 @@ import { runDaemonDemo } from './demo/daemonDemo.js';
 import { runInlineDemo } from './demo/inlineDemo.js';
 import { obtainDemoRedis } from './demo/obtainDemoRedis.js';
 import { say } from './demo/say.js';
+import { startDemoJanitor } from './demo/startDemoJanitor.js';
 
 /**
  * `erp-sync demo`: the whole product in one command, with nothing to configure. With Redis
@@ -22,14 +23,16 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   process.stdout.on('error', onStdoutError);
+  // Cleans up what the demo started and created even if it is killed with SIGKILL.
+  const janitor = startDemoJanitor();
   try {
-    const choice = await obtainDemoRedis();
+    const choice = await obtainDemoRedis(process.env, janitor);
     if ('hint' in choice) {
       process.stdout.write(`${choice.hint}\n`);
-      return await runInlineDemo(options, stop.signal);
+      return await runInlineDemo(options, stop.signal, janitor);
     }
     try {
-      return await runDaemonDemo(options, choice.redis, stop.signal);
+      return await runDaemonDemo(options, choice.redis, stop.signal, janitor);
     } finally {
       await choice.redis.close();
       say(

@@ -5,6 +5,7 @@ import { openQueueClient, type QueueClient } from '../queue/queueClient.js';
 import { redactRedisUrl } from '../queue/redisConnection.js';
 import { runningDaemons } from '../queue/runningDaemons.js';
 import { healDriftInline, healingBatches, type HealingBatches, type HealOutcome } from '../sync/healDrift.js';
+import { describeFailure } from '../sync/runFailure.js';
 import type { RunSummary, SyncContext } from '../sync/types.js';
 import { waitForRuns } from './waitForRuns.js';
 
@@ -15,10 +16,8 @@ export interface AuditFix {
   why: string;
   /** Daemon: things worth knowing (paused). */
   notes: string[];
-  /** Daemon with --wait: the flows were waited for (their summaries are in `outcome`). */
+  /** Daemon with --wait: the flows were waited for (their summaries and failures are in `outcome`). */
   waited: boolean;
-  /** Flows that failed or were lost while waited for, and an enqueue that failed. */
-  failures: string[];
 }
 
 /** How long the fix looks for the daemon's Redis before it pushes inline. */
@@ -39,7 +38,6 @@ export async function healAuditDrift(
     why,
     notes: [],
     waited: false,
-    failures: [],
   });
   if (healingBatches(batches).length === 0) return inline('nothing to push');
   if (options.inline) return inline('--inline');
@@ -55,16 +53,19 @@ export async function healAuditDrift(
     const daemons = await runningDaemons(client);
     if (daemons === 0) return await inline(`no daemon is running on ${where}`);
     const fix: AuditFix = {
-      outcome: { via: 'daemon', summaries: [], enqueued: [] },
+      outcome: { via: 'daemon', summaries: [], enqueued: [], failures: [] },
       why: `${daemons} daemon(s) running on ${where}`,
       notes: [],
       waited: false,
-      failures: [],
     };
     try {
       fix.outcome = await healDriftQueued(client, ctx.config)(batches, {});
     } catch (error) {
-      fix.failures.push(`fix: could not enqueue the pushes: ${describeError(error)}`);
+      fix.outcome.failures = healingBatches(batches).map((batch) => ({
+        pipeline: batch.pipeline,
+        part: `${batch.items.length} item(s)`,
+        reason: `could not be enqueued: ${describeError(error)}`,
+      }));
       return fix;
     }
     const paused = await readPauseState(client.redis, client.prefix);
@@ -77,11 +78,18 @@ export async function healAuditDrift(
       const views = await waitForRuns(client.queue('runs'), jobs, options.tty);
       fix.waited = true;
       fix.outcome.summaries = views.map((view) => view.summary).filter((s): s is RunSummary => s !== null);
-      for (const view of views)
-        if (view.state !== 'completed')
-          fix.failures.push(
-            `job runs/${view.id} ${view.state}: ${view.failedReason ?? 'removed before it finished'}`,
-          );
+      for (const [i, view] of views.entries()) {
+        const failed =
+          view.state !== 'completed'
+            ? `${view.state}: ${view.failedReason ?? 'removed before it finished'}`
+            : view.summary?.error && describeFailure(view.summary.error);
+        if (failed)
+          fix.outcome.failures.push({
+            pipeline: jobs[i]!.pipeline,
+            part: `job runs/${view.id}`,
+            reason: failed,
+          });
+      }
     }
     return fix;
   } finally {

@@ -28,6 +28,43 @@ export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 export const PRODUCT_TYPES = ['simple', 'variable'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
+/** The product fields a client writes (section 2), in the order the spec lists them. */
+export const PRODUCT_WRITABLE_FIELDS = [
+  'name',
+  'status',
+  'sku',
+  'slug',
+  'ean',
+  'mpn',
+  'brand_id',
+  'category_id',
+  'price',
+  'sale_price',
+  'cost_price',
+  'vat_rate',
+  'stock_quantity',
+  'track_stock',
+  'highlights',
+  'short_description',
+  'long_description',
+  'weight_grams',
+  'length_mm',
+  'width_mm',
+  'height_mm',
+  'meta_title',
+  'meta_description',
+] as const;
+export type ProductWritableField = (typeof PRODUCT_WRITABLE_FIELDS)[number];
+
+/** What identifies a product: never left to the platform (products.platformOwned). */
+const PRODUCT_IDENTIFIERS: readonly ProductWritableField[] = ['sku', 'slug'];
+export type ProductOwnableField = Exclude<ProductWritableField, 'sku' | 'slug'>;
+
+/** Writable product fields an integrator may mark platform-owned (never written by the products pipeline). */
+export const PRODUCT_OWNABLE_FIELDS = PRODUCT_WRITABLE_FIELDS.filter(
+  (field): field is ProductOwnableField => !PRODUCT_IDENTIFIERS.includes(field),
+);
+
 export const ORDER_STATUSES = ['new', 'confirmed', 'processing', 'shipped', 'cancelled', 'returned'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

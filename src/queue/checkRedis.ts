@@ -9,7 +9,7 @@ export interface RedisCheck {
   details: string;
 }
 
-function infoField(info: string, name: string): string | undefined {
+export function infoField(info: string, name: string): string | undefined {
   return new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { FlowProducer, type FlowJob } from 'bullmq';
 import type { Config } from '../config.js';
+import { describeError } from '../domain/errors.js';
 import { chunks } from '../store/chunks.js';
 import { healingBatches, type DriftHealer, type HealOutcome } from '../sync/healDrift.js';
 import { emptySummary } from '../sync/summary.js';
@@ -17,12 +18,13 @@ import type { QueueClient } from './queueClient.js';
  * push job per `sync.batchSize` items, each carrying the audit's batch and generation (taken before
  * the ERP read, so a later scan's value still wins). The daemon's push jobs send them under the
  * flow's lease (`flow-<parent id>`: they take turns with scans), and the parent sums them up and
- * releases the lease, as it does for a scan. Enqueued atomically: a flow is there whole or not at all.
+ * releases the lease, as it does for a scan. Enqueued atomically: a flow is there whole or not at
+ * all; one that could not be enqueued is a failure of the outcome (the other pipeline still goes).
  */
 export const healDriftQueued =
   (client: QueueClient, config: Config): DriftHealer =>
   async (batches) => {
-    const outcome: HealOutcome = { via: 'daemon', summaries: [], enqueued: [] };
+    const outcome: HealOutcome = { via: 'daemon', summaries: [], enqueued: [], failures: [] };
     const jobOptions = defaultJobOptions(config.queue);
     const flows = new FlowProducer({ connection: client.redis, prefix: client.prefix });
     flows.on('error', () => undefined);
@@ -55,13 +57,23 @@ export const healDriftQueued =
             opts: { ...jobOptions, ignoreDependencyOnFailure: true },
           };
         });
-        const node = await flows.add({
-          name: RUN_JOBS[batch.pipeline].name,
-          queueName: 'runs',
-          data: parent,
-          opts: { ...jobOptions, jobId: parentId },
-          children,
-        });
+        let node;
+        try {
+          node = await flows.add({
+            name: RUN_JOBS[batch.pipeline].name,
+            queueName: 'runs',
+            data: parent,
+            opts: { ...jobOptions, jobId: parentId },
+            children,
+          });
+        } catch (error) {
+          outcome.failures.push({
+            pipeline: batch.pipeline,
+            part: `flow runs/${parentId} (${batch.items.length} item(s))`,
+            reason: `could not be enqueued: ${describeError(error)}`,
+          });
+          continue;
+        }
         outcome.enqueued.push({
           pipeline: batch.pipeline,
           job: `runs/${parentId}`,

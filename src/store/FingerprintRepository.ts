@@ -109,12 +109,16 @@ export class FingerprintRepository {
   /**
    * Replaces what is known about these items by a value that is not acknowledged (the caller's
    * `hash` is an in-flight marker that equals no value), in one transaction; a row with a higher
-   * generation is kept.
+   * generation is kept. Returns the keys it marked: the others belong to a later generation.
    */
-  markUnconfirmed(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): void {
+  markUnconfirmed(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): Set<string> {
+    const marked = new Set<string>();
     this.db.transaction(() => {
-      for (const e of entries) this.#markInFlight.run(pipeline, e.key, e.hash, e.generation);
+      for (const e of entries) {
+        if (this.#markInFlight.run(pipeline, e.key, e.hash, e.generation).changes > 0) marked.add(e.key);
+      }
     })();
+    return marked;
   }
 
   delete(pipeline: FingerprintPipeline, keys: Iterable<string>): void {

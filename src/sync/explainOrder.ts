@@ -208,6 +208,11 @@ function verdictOf(story: OrderStory, events: AppliedEvent[], importStatuses: re
             state: 'blocked',
             text: `the ERP has it as ${where}, but erp-sync never linked it and its status ${platform.status ?? '?'} is not one of orders.importStatuses: check the order in the ERP`,
           };
+    if (importable && erpNow.asked && !erpNow.read)
+      return {
+        state: 'unknown',
+        text: `the ERP could not be read (${erpNow.error ?? '?'}), and the store has no link: unknown whether the ERP already has it; check that the ERP can be reached (\`erp-sync check\`): once it can, the next orders run imports it, or links the import it finds there (it is never made twice)`,
+      };
     if (importable) return { state: 'pending', text: 'will be imported into the ERP at the next orders run' };
     return {
       state: 'not_in_erp',

@@ -1,8 +1,9 @@
 import type { FingerprintPipeline } from '../store/index.js';
 import { chunks } from '../store/chunks.js';
-import { pushBatch, type PushBatch } from './pushBatch.js';
+import { pushBatch, type PushBatch, type PushItem } from './pushBatch.js';
+import { describeFailure } from './runFailure.js';
 import { runInFrame } from './runInFrame.js';
-import type { RunOptions, RunSummary, SyncContext } from './types.js';
+import type { RunFailure, RunOptions, RunSummary, SyncContext } from './types.js';
 
 /** The healing items handed to a healer: at most one batch per push pipeline. */
 export type HealingBatches = Partial<Record<FingerprintPipeline, PushBatch>>;
@@ -15,6 +16,22 @@ export interface HealOutcome {
   summaries: RunSummary[];
   /** Daemon: per pipeline, the job whose push jobs carry the items (`runs/<id>`, with `pushes/<id>` children). */
   enqueued: { pipeline: FingerprintPipeline; job: string; pushJobs: string[]; items: number }[];
+  /** The parts of the fix not carried out (a batch not confirmed, a flow not enqueued or failed). */
+  failures: HealFailure[];
+}
+
+/** A part of the fix that was not carried out: its pipeline, which batch or job, and why. */
+export interface HealFailure {
+  pipeline: FingerprintPipeline;
+  /** `batch 1 of 2 (100 item(s): A .. B)`, `job runs/<id>`, `flow runs/<id>`. */
+  part: string;
+  reason: string;
+}
+
+/** `batch 1 of 2 (100 item(s): A .. B)`: which items a failed request carried. */
+export function describeBatch(index: number, count: number, items: PushItem[]): string {
+  const keys = items.length > 1 ? `${items[0]!.key} .. ${items.at(-1)!.key}` : (items[0]?.key ?? '');
+  return `batch ${index + 1} of ${count} (${items.length} item(s): ${keys})`;
 }
 
 /**
@@ -44,23 +61,35 @@ export const healDriftInline =
   (ctx: SyncContext): DriftHealer =>
   async (batches, options) => {
     const summaries: RunSummary[] = [];
+    const failures: HealFailure[] = [];
     for (const batch of healingBatches(batches)) {
       const runOptions: RunOptions = { full: false, dryRun: false, ...options };
-      summaries.push(
-        await runInFrame(batch.pipeline, ctx, runOptions, async (run) => {
-          run.summary.read = batch.items.length;
-          for (const items of chunks(batch.items, ctx.config.sync.batchSize)) {
-            const outcome = await pushBatch(run.ctx, { ...batch, items }, { lease: run.lease });
-            run.summary.sent += items.length - outcome.superseded;
-            run.summary.applied += outcome.applied;
-            run.summary.notFound += outcome.notFound;
-            run.summary.rejected += outcome.rejected;
-            run.summary.failed += outcome.failed;
-            run.summary.error ??= outcome.error;
-            run.progress();
+      const parts = [...chunks(batch.items, ctx.config.sync.batchSize)];
+      const recorded = new Set<RunFailure>();
+      let part = 'run';
+      const summary = await runInFrame(batch.pipeline, ctx, runOptions, async (run) => {
+        run.summary.read = batch.items.length;
+        for (const [index, items] of parts.entries()) {
+          part = describeBatch(index, parts.length, items);
+          const outcome = await pushBatch(run.ctx, { ...batch, items }, { lease: run.lease });
+          run.summary.sent += items.length - outcome.superseded;
+          run.summary.applied += outcome.applied;
+          run.summary.notFound += outcome.notFound;
+          run.summary.rejected += outcome.rejected;
+          run.summary.failed += outcome.failed;
+          run.summary.error ??= outcome.error;
+          if (outcome.error) {
+            recorded.add(outcome.error);
+            failures.push({ pipeline: batch.pipeline, part, reason: describeFailure(outcome.error) });
           }
-        }),
-      );
+          run.progress();
+        }
+        part = 'run';
+      });
+      // Thrown out of the frame (the lease not had, a fatal answer): the batch under way, or the run.
+      if (summary.error && !recorded.has(summary.error))
+        failures.push({ pipeline: batch.pipeline, part, reason: describeFailure(summary.error) });
+      summaries.push(summary);
     }
-    return { via: 'inline', summaries, enqueued: [] };
+    return { via: 'inline', summaries, enqueued: [], failures };
   };

@@ -9,6 +9,22 @@ export interface Pool {
   readonly active: number;
 }
 
+/**
+ * Runs `work`, which submits tasks to `pool`, then waits for all of them. When either throws, the
+ * tasks still in flight finish (and record what the platform answered) before the error goes on
+ * and the caller releases its lease.
+ */
+export async function drainAfter<T>(pool: Pool, work: () => Promise<T>): Promise<T> {
+  try {
+    const result = await work();
+    await pool.drain();
+    return result;
+  } catch (error) {
+    await pool.drain().catch(() => undefined);
+    throw error;
+  }
+}
+
 export function createPool(limit: number): Pool {
   if (!Number.isInteger(limit) || limit < 1)
     throw new RangeError(`pool limit must be a positive integer, got ${limit}`);

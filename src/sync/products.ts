@@ -19,7 +19,7 @@ import {
 } from '../domain/records.js';
 import type { FieldFingerprints } from '../store/ProductFingerprintRepository.js';
 import { batches } from './batches.js';
-import { createPool } from './pool.js';
+import { createPool, drainAfter } from './pool.js';
 import {
   changedFields,
   createBody,
@@ -32,6 +32,7 @@ import { findProductBySku, linksOf, platformCategoryIds } from './productLookups
 import { stopsTheRun } from './pushBatch.js';
 import { classifyFailure } from './runFailure.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
+import { failUnconfirmed } from './summary.js';
 import type { RunFailure, RunOptions, RunSummary, SyncContext } from './types.js';
 
 const PIPELINE = 'products';
@@ -74,7 +75,7 @@ async function syncProducts(run: PipelineRun): Promise<void> {
     firstError ??= classifyFailure(error);
   };
   const read = ctx.erp.products();
-  try {
+  await drainAfter(pool, async () => {
     for await (const chunk of batches(read, config.sync.batchSize)) {
       if (options.signal?.aborted) break;
       const rejects: Reject[] = [];
@@ -105,18 +106,8 @@ async function syncProducts(run: PipelineRun): Promise<void> {
       await handleChunk(run, good, (task) => pool.submit(() => task().catch(fail)));
       run.progress();
     }
-    await pool.drain();
-  } catch (error) {
-    await pool.drain().catch(() => undefined);
-    throw error;
-  }
-  if (firstError) {
-    summary.error = {
-      ...firstError,
-      message: `${summary.failed} product(s) not confirmed: ${firstError.message}`,
-    };
-    return;
-  }
+  });
+  if (failUnconfirmed(summary, firstError, 'product(s)')) return;
   if (!options.dryRun && !options.signal?.aborted && read.receipt) await ctx.erp.commit(read.receipt);
 }
 

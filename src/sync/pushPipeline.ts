@@ -1,5 +1,5 @@
 import type { ItemKey } from '../domain/records.js';
-import { createPool } from './pool.js';
+import { createPool, drainAfter } from './pool.js';
 import { pushBatch, type BatchOutcome, type PushBatch, type PushItem } from './pushBatch.js';
 import {
   beginPushScan,
@@ -10,6 +10,7 @@ import {
   type PushSpec,
 } from './pushScan.js';
 import type { PipelineRun } from './runInFrame.js';
+import { failUnconfirmed } from './summary.js';
 import type { RunSummary } from './types.js';
 import { commitErpRead } from './erpReadCommit.js';
 
@@ -66,9 +67,8 @@ export async function runPush<R extends ItemKey, W>(run: PipelineRun, spec: Push
   if (options.dryRun) summary.preview = [];
   const pool = createPool(ctx.config.sync.concurrency);
   let firstError: BatchOutcome['error'];
-  let scan: PushScan;
-  try {
-    scan = await scanPushBatches(run, spec, async (batch, current) => {
+  const scan = await drainAfter(pool, () =>
+    scanPushBatches(run, spec, async (batch, current) => {
       if (options.dryRun) {
         const room = PREVIEW_ITEMS - summary.preview!.length;
         if (room > 0) summary.preview!.push(...batch.items.slice(0, room).map((item) => item.wire));
@@ -81,20 +81,9 @@ export async function runPush<R extends ItemKey, W>(run: PipelineRun, spec: Push
         firstError ??= outcome.error;
         run.progress();
       });
-    });
-    await pool.drain();
-  } catch (error) {
-    // Requests still in flight finish and are recorded before the lease is released.
-    await pool.drain().catch(() => undefined);
-    throw error;
-  }
-  if (firstError) {
-    summary.error = {
-      ...firstError,
-      message: `${summary.failed} item(s) not confirmed: ${firstError.message}`,
-    };
-    return;
-  }
+    }),
+  );
+  if (failUnconfirmed(summary, firstError, 'item(s)')) return;
   closePushScan(ctx, scan, summary);
   if (!options.dryRun && scan.receipt) await commitErpRead(ctx, scan.pipeline, scan.receipt);
 }

@@ -1,6 +1,16 @@
 import type { PipelineName } from './pipelineNames.js';
 import { describeFailure } from './runFailure.js';
-import type { RunOptions, RunSummary } from './types.js';
+import type { RunFailure, RunOptions, RunSummary } from './types.js';
+
+/**
+ * When some items of a run were not confirmed (`first`: the first failure), makes that the run's
+ * error, saying how many `items` (e.g. "product(s)") it concerns. Returns whether it did.
+ */
+export function failUnconfirmed(summary: RunSummary, first: RunFailure | undefined, items: string): boolean {
+  if (!first) return false;
+  summary.error = { ...first, message: `${summary.failed} ${items} not confirmed: ${first.message}` };
+  return true;
+}
 
 export function emptySummary(
   pipeline: PipelineName,

@@ -76,9 +76,8 @@ describe('erp-sync audit --fix with a running daemon', () => {
     expect(report.drift).toBe(3);
     expect(report.fix).toMatchObject({
       why: expect.stringMatching(/^1 daemon\(s\) running on redis:\/\/127\.0\.0\.1:\d+, prefix e2e$/),
-      outcome: { via: 'daemon', summaries: [] },
+      outcome: { via: 'daemon', summaries: [], failures: [] },
       waited: false,
-      failures: [],
     });
     const enqueued = report.fix.outcome.enqueued;
     expect(enqueued.map((e) => [e.pipeline, e.items, e.pushJobs.length])).toEqual([
@@ -220,6 +219,27 @@ describe('erp-sync audit --fix with a running daemon', () => {
     expect(writes()).toEqual([
       { path: '/api/v2/products/stock/bulk', items: [{ sku: sku(3), quantity: 34 }] },
     ]);
+  }, 120_000);
+
+  it("a flow the daemon's Redis refuses to take exits 2, naming the pipeline, the flow and why", async () => {
+    setStock(4, 44);
+    world.sandbox.requestLog.clear();
+    const redis = world.redis.client();
+    // Redis refuses every write past maxmemory (noeviction): the daemon is found, the enqueue fails.
+    await redis.config('SET', 'maxmemory', '1');
+    let fixed;
+    try {
+      fixed = await cli(['audit', '--pipeline', 'stock', '--fix']);
+    } finally {
+      await redis.config('SET', 'maxmemory', '0');
+      await redis.quit();
+    }
+    expect(fixed.stdout).toMatch(/fix: for the daemon \(1 daemon\(s\) running on /);
+    expect(fixed.stdout).toMatch(
+      /\nfix failed: stock flow runs\/audit-fix-stock-[\w-]+ \(1 item\(s\)\): could not be enqueued: (EXECABORT|OOM)/,
+    );
+    expect(fixed.code).toBe(2);
+    expect(writes()).toEqual([]);
   }, 120_000);
 
   it('refuses --wait or --inline without --fix', async () => {

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS } from '../../src/sandbox/index.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { eventually } from '../support/daemonProcess.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/redisServer.js';
 
 /** A PATH with nothing on it: no redis-server (the child is started by node's absolute path). */
@@ -50,6 +51,8 @@ async function runWatchedDemo(
 
 function expectDaemonNarration({ result, metrics }: WatchedRun): void {
   expect(result.stderr).not.toMatch(/Error:|at .*\.ts:\d+/);
+  // The narration is the output: no daemon warning as a JSON line in the middle of it.
+  expect(result.stdout + result.stderr).not.toMatch(/"level":40/);
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(/^ {3}dashboard {2}http:\/\/127\.0\.0\.1:\d+\/queues$/m);
   // The start runs: the platform's 40 new orders in the outbox, the file's stock on the platform.
@@ -109,6 +112,53 @@ describe('erp-sync demo with Redis: the daemon', () => {
     expect(existsSync(erpDir)).toBe(false);
     expect(stdout).toContain('The daemon keeps running until Ctrl-C');
   }, 150_000);
+});
+
+describe('erp-sync demo killed with SIGKILL', () => {
+  it('leaves neither its private redis-server nor its temporary folders behind', async () => {
+    let started: { pid: number; port: number; redisDir: string; workDir: string } | undefined;
+    const result = await runCli(
+      ['demo'],
+      {},
+      {
+        timeoutMs: 90_000,
+        onStdout: (stdout, signal) => {
+          const redis =
+            /a private redis-server [\d.]+ \(pid (\d+)\) on 127\.0\.0\.1:(\d+), folder (\S+);/.exec(stdout);
+          const erp = /ERP drop folder \(a copy of config\/sample\) (\S+)/.exec(stdout);
+          if (started || !redis || !erp) return;
+          started = {
+            pid: Number(redis[1]),
+            port: Number(redis[2]),
+            redisDir: redis[3]!,
+            workDir: dirname(erp[1]!),
+          };
+          // No handler runs: only the janitor can clean up now.
+          signal('SIGKILL');
+        },
+      },
+    );
+    expect(
+      started,
+      `the demo never said which Redis it started:\n${result.stdout}\n${result.stderr}`,
+    ).toBeDefined();
+    const { pid, port, redisDir, workDir } = started!;
+    try {
+      expect(result.signal).toBe('SIGKILL');
+      expect(workDir).toMatch(/erp-sync-demo-/);
+      await eventually('the private redis-server gone', () => !processAlive(pid), 15_000, 100);
+      await eventually(
+        'its folders removed',
+        () => !existsSync(redisDir) && !existsSync(workDir),
+        5_000,
+        100,
+      );
+    } finally {
+      // Only if the janitor failed, and only the redis-server this demo started (its pid on its port).
+      if (processAlive(pid) && ownRedis(pid, port)) process.kill(pid, 'SIGKILL');
+      for (const dir of [redisDir, workDir]) rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('erp-sync demo without Redis: inline', () => {
@@ -171,6 +221,16 @@ describe('erp-sync demo without Redis: inline', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+/** The process is a redis-server on that port (Linux: its command line says so). */
+function ownRedis(pid: number, port: number): boolean {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return /redis-server/.test(cmdline[0] ?? '') && cmdline.includes(String(port));
+  } catch {
+    return false;
+  }
+}
 
 function processAlive(pid: number): boolean {
   try {

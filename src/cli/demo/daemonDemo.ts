@@ -10,6 +10,7 @@ import type { DemoOptions } from './DemoOptions.js';
 import type { DemoRedis } from './obtainDemoRedis.js';
 import { openDemoWorld } from './openDemoWorld.js';
 import { detail, say } from './say.js';
+import type { DemoJanitor } from './startDemoJanitor.js';
 import { untilAborted } from './untilAborted.js';
 import { waitFor } from './waitFor.js';
 
@@ -37,12 +38,14 @@ export async function runDaemonDemo(
   options: DemoOptions,
   redis: DemoRedis,
   signal: AbortSignal,
+  janitor?: DemoJanitor,
 ): Promise<number> {
   const prefix = `erp-sync-demo-${randomBytes(4).toString('hex')}`;
   process.env.REDIS_URL = redis.url;
   const world = await openDemoWorld({
     dir: options.dir,
     keep: options.keep,
+    janitor,
     config: {
       redis: { prefix },
       server: { host: '127.0.0.1', port: 0 },
@@ -61,7 +64,9 @@ export async function runDaemonDemo(
       `Sandbox (API v2) at ${world.sandbox.url}; ERP drop folder (a copy of config/sample) ${world.erpDir}`,
     );
     const config = loadConfig({ file: world.configFile });
-    daemon = await openDaemon(config, createLogger({ level: config.log.level }), {
+    // The narration reports every run; the daemon's warnings (the sample's deliberate bad rows) would
+    // repeat it as JSON lines in the middle of it. Errors still show.
+    daemon = await openDaemon(config, createLogger({ level: 'error' }), {
       onRun: (summary) => runs.add(summary),
     });
     await daemon.start();

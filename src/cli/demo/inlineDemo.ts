@@ -8,14 +8,19 @@ import { formatRejects } from '../storeCommands.js';
 import type { DemoOptions } from './DemoOptions.js';
 import { openDemoWorld } from './openDemoWorld.js';
 import { say } from './say.js';
+import type { DemoJanitor } from './startDemoJanitor.js';
 import { untilAborted } from './untilAborted.js';
 
 /**
  * The demo without Redis: every pipeline through the real `run-once` path (configuration file +
  * environment), one after the other, narrating what happens.
  */
-export async function runInlineDemo(options: DemoOptions, signal: AbortSignal): Promise<number> {
-  const world = await openDemoWorld({ dir: options.dir, keep: options.keep });
+export async function runInlineDemo(
+  options: DemoOptions,
+  signal: AbortSignal,
+  janitor?: DemoJanitor,
+): Promise<number> {
+  const world = await openDemoWorld({ dir: options.dir, keep: options.keep, janitor });
   const { sandbox, erpDir, configFile, storePath } = world;
   try {
     say(`Sandbox (API v2) at ${sandbox.url}; ERP drop folder ${erpDir}`);

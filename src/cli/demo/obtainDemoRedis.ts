@@ -6,6 +6,7 @@ import { openQueueClient } from '../../queue/queueClient.js';
 import { redactRedisUrl } from '../../queue/redisConnection.js';
 import { RedisServerStartError } from '../../queue/RedisServerStartError.js';
 import { freePort, startRedisServer } from '../../queue/startRedisServer.js';
+import type { DemoJanitor } from './startDemoJanitor.js';
 
 /** The Redis the demo's daemon uses: the user's (REDIS_URL) or a private redis-server of its own. */
 export interface DemoRedis {
@@ -24,7 +25,10 @@ export type DemoRedisChoice = { redis: DemoRedis } | { hint: string };
  * REDIS_URL when it answers (Redis >= 6.2); otherwise a private `redis-server` from PATH on a free
  * port in a temporary folder; otherwise one line saying how to get Redis.
  */
-export async function obtainDemoRedis(env: NodeJS.ProcessEnv = process.env): Promise<DemoRedisChoice> {
+export async function obtainDemoRedis(
+  env: NodeJS.ProcessEnv = process.env,
+  janitor?: DemoJanitor,
+): Promise<DemoRedisChoice> {
   const why: string[] = [];
   const url = env.REDIS_URL;
   if (url) {
@@ -41,7 +45,7 @@ export async function obtainDemoRedis(env: NodeJS.ProcessEnv = process.env): Pro
     }
     why.push(`REDIS_URL (${redactRedisUrl(url)}): ${problem}`);
   }
-  const started = await startPrivateRedis();
+  const started = await startPrivateRedis(janitor);
   if ('redis' in started) {
     const { redis } = started;
     return { redis: { ...redis, description: [...why, redis.description].join('; ') } };
@@ -54,8 +58,9 @@ export async function obtainDemoRedis(env: NodeJS.ProcessEnv = process.env): Pro
   };
 }
 
-async function startPrivateRedis(): Promise<{ redis: DemoRedis } | { problem: string }> {
+async function startPrivateRedis(janitor?: DemoJanitor): Promise<{ redis: DemoRedis } | { problem: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-demo-redis-'));
+  janitor?.watchDir(dir);
   let lastProblem = '';
   // A second try: the free port may be taken by someone else before redis-server binds it.
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -66,6 +71,8 @@ async function startPrivateRedis(): Promise<{ redis: DemoRedis } | { problem: st
         lastProblem = `redis-server on PATH is version ${server.version}, older than 6.2`;
         break;
       }
+      // Killed (SIGKILL, or a signal not handled): the janitor stops it.
+      janitor?.watchRedis({ port: server.port, pid: server.pid });
       // Ended without the finally blocks (an uncaught error, process.exit): the server goes too.
       const onExit = (): void => {
         server.child.kill('SIGKILL');

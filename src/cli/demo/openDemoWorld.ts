@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeConfigFile } from '../../config.js';
 import type { Sandbox } from '../../sandbox/index.js';
+import type { DemoJanitor } from './startDemoJanitor.js';
 
 const SAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../config/sample');
 
@@ -25,6 +26,8 @@ export interface DemoWorldOptions {
   keep: boolean;
   /** Configuration beyond the ERP, the store and the log level (the daemon's part). */
   config?: Record<string, unknown>;
+  /** Told about a temporary work folder, to remove it should the demo be killed. */
+  janitor?: DemoJanitor;
 }
 
 /**
@@ -35,6 +38,7 @@ export interface DemoWorldOptions {
 export async function openDemoWorld(options: DemoWorldOptions): Promise<DemoWorld> {
   const workDir = options.dir ? resolve(options.dir) : mkdtempSync(join(tmpdir(), 'erp-sync-demo-'));
   const removesWorkDir = !options.dir && !options.keep;
+  if (removesWorkDir) options.janitor?.watchDir(workDir);
   const removeWorkDir = (): void => {
     if (removesWorkDir) rmSync(workDir, { recursive: true, force: true });
   };

@@ -183,6 +183,46 @@ describe('erp-sync audit', () => {
     expect(stock).toMatchObject({ unchanged: 4, sent: 1, notFound: 1 });
   });
 
+  it('--fix whose push the platform does not confirm exits 2, naming the pipeline, the batch and why', async () => {
+    harness.writeStock([
+      { sku: bulkSku(1), quantity: 11 },
+      { sku: bulkSku(2), quantity: 20 },
+      { sku: bulkSku(4), quantity: 40 },
+      { sku: bulkSku(5), quantity: 55 },
+    ]);
+    // Every stock bulk answers 5xx: the audit's reads go through, the healing push does not.
+    harness.sandbox.setFaults('error_rate=1,only=PATCH /products/stock/bulk');
+    // Not retried (the client's retries would only make the test slower): the same file, rewritten.
+    const noRetries = harness.configFile({ api: { retries: 0 } });
+    try {
+      const text = await runCli(['audit', '--config', noRetries, '--pipeline', 'stock', '--fix'], env);
+      expect(text.stdout).toMatch(/drift: 1 \(stock 1\)/);
+      expect(text.stdout).toMatch(
+        new RegExp(`\\nfix failed: stock batch 1 of 1 \\(1 item\\(s\\): ${bulkSku(5)}\\): api_\\w+: `),
+      );
+      expect(text.code).toBe(2);
+      const json = await runCli(
+        ['audit', '--config', noRetries, '--pipeline', 'stock', '--fix', '--json'],
+        env,
+      );
+      expect(json.code).toBe(2);
+      expect((JSON.parse(json.stdout) as { fix: AuditFix }).fix.outcome.failures).toEqual([
+        {
+          pipeline: 'stock',
+          part: `batch 1 of 1 (1 item(s): ${bulkSku(5)})`,
+          reason: expect.stringMatching(/^api_\w+: /) as string,
+        },
+      ]);
+    } finally {
+      harness.sandbox.setFaults(null);
+      expect(harness.configFile()).toBe(configFile);
+    }
+    // With the platform answering again, the same fix goes through: drift found and healed, exit 1.
+    const healed = await runCli(['audit', '--config', configFile, '--pipeline', 'stock', '--fix'], env);
+    expect(healed.stdout).not.toMatch(/fix failed/);
+    expect(healed.code).toBe(1);
+  });
+
   it('exits 2 when it cannot finish (platform unreachable)', async () => {
     const cli = await runCli(['audit', '--config', configFile], {
       ...env,

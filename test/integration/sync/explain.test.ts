@@ -292,4 +292,26 @@ describe('erp-sync explain order', () => {
     expect(cli.stdout).toMatch(/\nERP now: +could not be read: .*drop folder .* cannot be read/);
     expect(cli.code).toBe(2);
   });
+
+  it('ERP unreachable and no link: unknown whether the ERP has it, never "will be imported", exit 2', async () => {
+    const order = await createPlatformOrder(ctx.client, bulkSku(6));
+    const missing = join(harness.dir, 'unmounted-erp-2');
+    const erpDown = writeConfigFile(join(harness.dir, 'erp-down-2.yaml'), {
+      erp: { type: 'file', path: missing, stableMs: 0 },
+      store: { path: join(harness.dir, 'erp-sync.db') },
+      log: { level: 'silent' },
+    });
+    const cli = await runCli(['explain', 'order', String(order.id), '--config', erpDown, '--json'], env);
+    const story = JSON.parse(cli.stdout) as OrderStory;
+    expect(story.erp.reference).toBeNull();
+    expect(story.erpNow).toMatchObject({ asked: true, read: false });
+    expect(story.verdict.state).toBe('unknown');
+    expect(story.verdict.text).toMatch(
+      new RegExp(
+        `^the ERP could not be read \\(.*${missing}.*\\), and the store has no link: unknown whether the ERP already has it; check that the ERP can be reached \\(\`erp-sync check\`\\)`,
+      ),
+    );
+    expect(story.verdict.text).not.toMatch(/will be imported/);
+    expect(cli.code).toBe(2);
+  });
 });

@@ -37,11 +37,14 @@ describe('fingerprints', () => {
       { key: 'B', hash: 'q=2', generation: 9 },
     ]);
     store.fingerprints.markMissing('stock', ['C'], 1);
-    store.fingerprints.markUnconfirmed('stock', [
+    const marked = store.fingerprints.markUnconfirmed('stock', [
       { key: 'A', hash: '~q=5', generation: 2 },
       { key: 'B', hash: '~q=5', generation: 2 },
       { key: 'C', hash: '~q=5', generation: 2 },
+      { key: 'D', hash: '~q=5', generation: 2 },
     ]);
+    // B belongs to a later generation: the caller does not send it.
+    expect([...marked].sort()).toEqual(['A', 'C', 'D']);
     const found = store.fingerprints.getMany('stock', ['A', 'B', 'C']);
     expect(found.get('A')).toMatchObject({ hash: '~q=5', generation: 2, ackedAt: null, missing: false });
     expect(found.get('B')).toMatchObject({ hash: 'q=2', generation: 9 });
