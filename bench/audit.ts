@@ -9,7 +9,7 @@
  */
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
@@ -17,14 +17,11 @@ import type { AuditReport } from '../src/sync/audit.js';
 import { measureCli } from './support/measureCli.js';
 import { measureRunOnce } from './support/measureRunOnce.js';
 import { RESULTS_PATH, recordSection } from './support/recordSection.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SKUS = arg('skus', 100_000);
-const RECORD = args.includes('--record');
+const SKUS = numberArg('skus', 100_000);
+const RECORD = hasFlag('record');
 const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 
 async function writeLines(path: string, header: string, line: (n: number) => string): Promise<void> {
@@ -94,11 +91,10 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Audit',
     '',
-    `Command: \`npm run bench:audit\`. Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    `Command: \`npm run bench:audit\`. ${machineLine()}`,
     'The sandbox runs in the bench process (in-memory SQLite); each audit is `erp-sync audit --json` as a child',
     'process. "platform s" is reading the catalog by pages (100 per request) into the scratch table on disk; "ERP +',
     'compare s" is reading both ERP files through the adapter and comparing each chunk with the scratch table, the',

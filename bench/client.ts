@@ -11,6 +11,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createApiClient } from '../src/api/index.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
 
 interface Ready {
   url: string;
@@ -81,8 +82,7 @@ async function run(ready: Ready, keepAlive: boolean, concurrency: number, second
 }
 
 async function main(): Promise<void> {
-  const secondsArg = process.argv.indexOf('--seconds');
-  const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 5;
+  const seconds = numberArg('seconds', 5);
   if (!(seconds > 0)) throw new Error('--seconds takes a positive number of seconds per row');
   const { ready, stop } = await startServer();
   try {
@@ -108,5 +108,5 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv.includes('--serve')) await serve();
+if (hasFlag('serve')) await serve();
 else await main();

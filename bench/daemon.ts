@@ -13,9 +13,9 @@
  * Each part gets a fresh daemon process, so its peak RSS is its own. --record rewrites the
  * "## Daemon" section of bench/RESULTS.md.
  */
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
 import type { BulkStockItem } from '../src/api/inputs.js';
@@ -28,17 +28,16 @@ import { startDaemonProcess, type DaemonProcess } from '../test/support/daemonPr
 import { startPrivateRedis, type PrivateRedis } from '../test/support/redisServer.js';
 import { measureRunOnce } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
+import { createPlatformOrders } from './support/createPlatformOrders.js';
+import { peakRssMb } from './support/peakRssMb.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SKUS = arg('skus', 100_000);
-const ORDERS = arg('orders', 10_000);
-const BATCH = arg('batch', 500);
-const CONCURRENCY = arg('concurrency', 4);
-const RECORD = args.includes('--record');
+const SKUS = numberArg('skus', 100_000);
+const ORDERS = numberArg('orders', 10_000);
+const BATCH = numberArg('batch', 500);
+const CONCURRENCY = numberArg('concurrency', 4);
+const RECORD = hasFlag('record');
 const PREFIX = 'bench';
 
 /** Where the daemon's time goes, printed under the table. */
@@ -54,13 +53,7 @@ async function writeStockCsv(path: string, quantity: (n: number) => number): Pro
   }
   out.end();
   await once(out, 'finish');
-  const { renameSync } = await import('node:fs');
   renameSync(`${path}.tmp`, path);
-}
-
-function peakRssMb(pid: number | undefined): number {
-  const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return hwm ? Number(hwm[1]) / 1024 : NaN;
 }
 
 interface World {
@@ -170,32 +163,10 @@ async function stockPart(world: World): Promise<string[]> {
   });
 }
 
-async function createOrders(sandbox: Sandbox, count: number): Promise<number> {
-  const client = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 2 });
-  const products = await client.products.list({ per_page: 5 });
-  const skus = products.data.map((p) => p.sku!).filter(Boolean);
-  for (const product of products.data)
-    await client.products.updateStock(product.id, { quantity: 10_000_000 });
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      await client.orders.create({
-        customer: { name: `Bench Client ${n % 500}`, email: `bench${n % 500}@example.ro` },
-        items: [{ sku: skus[n % skus.length]!, quantity: 1 + (n % 3) }],
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-  await client.close();
-  return (performance.now() - started) / 1000;
-}
-
 async function ordersPart(world: World): Promise<string[]> {
   const { sandbox } = world;
   log(`creating ${ORDERS} platform orders...`);
-  await createOrders(sandbox, ORDERS);
+  await createPlatformOrders(sandbox, ORDERS);
   return withDaemon(world, async (daemon, queues) => {
     log('importing them through the queue...');
     sandbox.requestLog.clear();
@@ -260,12 +231,11 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Daemon',
     '',
-    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}\` (batch ${BATCH}, concurrency ${CONCURRENCY}). Machine: ${cpus().length} cores (${cpu}), ` +
-      `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}\` (batch ${BATCH}, concurrency ${CONCURRENCY}). ` +
+      machineLine(),
     '`erp-sync start` runs as a child process (schedules off) on a private redis-server; the sandbox runs in',
     'the bench process. A run is triggered by enqueueing it through Redis (what `erp-sync sync` does).',
     '"to last ack" ends when the sandbox answered the last bulk request (its request log); "to job done"',

@@ -13,23 +13,20 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { link, open, unlink } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { writeNewFileAtomic } from '../src/erp/file/orders/atomicFile.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
+import { createPlatformOrders } from './support/createPlatformOrders.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const ORDERS = arg('orders', 10_000);
-const CONCURRENCY = arg('concurrency', 4);
-const RECORD = args.includes('--record');
+const ORDERS = numberArg('orders', 10_000);
+const CONCURRENCY = numberArg('concurrency', 4);
+const RECORD = hasFlag('record');
 
 interface Measured extends MeasuredRun {
   requests: number;
@@ -51,28 +48,6 @@ function writeConfig(dir: string, name: string, sandbox: Sandbox): string {
     orders: { concurrency: CONCURRENCY },
     log: { level: 'warn' },
   });
-}
-
-async function createOrders(sandbox: Sandbox, count: number): Promise<number> {
-  const client = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 2 });
-  const products = await client.products.list({ per_page: 5 });
-  const skus = products.data.map((p) => p.sku!).filter(Boolean);
-  for (const product of products.data)
-    await client.products.updateStock(product.id, { quantity: 10_000_000 });
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      await client.orders.create({
-        customer: { name: `Bench Client ${n % 500}`, email: `bench${n % 500}@example.ro` },
-        items: [{ sku: skus[n % skus.length]!, quantity: 1 + (n % 3) }],
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-  await client.close();
-  return (performance.now() - started) / 1000;
 }
 
 /** The same write as writeNewFileAtomic (temp file, link, unlink) without the fsync. */
@@ -116,7 +91,7 @@ async function main(): Promise<void> {
     const sandbox = await startSandbox({ port: 0, seed: 'empty', extraProducts: 5 });
     try {
       process.stderr.write(`creating ${ORDERS} orders through the sandbox...\n`);
-      createSeconds = await createOrders(sandbox, ORDERS);
+      createSeconds = await createPlatformOrders(sandbox, ORDERS);
       const config = writeConfig(dir, 'big', sandbox);
       process.stderr.write('importing them into the file outbox...\n');
       const full = await runOrders(sandbox, config);
@@ -160,12 +135,10 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Orders',
     '',
-    `Command: \`npm run bench:orders\` (orders.concurrency ${CONCURRENCY}). Machine: ${cpus().length} cores (${cpu}), ` +
-      `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    `Command: \`npm run bench:orders\` (orders.concurrency ${CONCURRENCY}). ` + machineLine(),
     `The sandbox runs in the bench process; ${ORDERS} orders were first created through it with POST /orders`,
     `(16 at a time, ${createSeconds.toFixed(1)} s, ${(ORDERS / createSeconds).toFixed(0)} orders/s). Each scenario is`,
     '`erp-sync run-once --only orders --json` as a child process with the file adapter (one JSON file per order,',

@@ -12,7 +12,7 @@
  */
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient } from '../src/api/createApiClient.js';
 import type { ProductCreateInput } from '../src/api/inputs.js';
@@ -20,16 +20,13 @@ import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const NEW = arg('new', 10_000);
-const UNCHANGED = Math.max(arg('unchanged', 100_000), NEW);
-const CONCURRENCY = arg('concurrency', 4);
-const RECORD = args.includes('--record');
+const NEW = numberArg('new', 10_000);
+const UNCHANGED = Math.max(numberArg('unchanged', 100_000), NEW);
+const CONCURRENCY = numberArg('concurrency', 4);
+const RECORD = hasFlag('record');
 
 const sku = (prefix: string, n: number): string => `${prefix}-${String(n).padStart(6, '0')}`;
 
@@ -119,13 +116,11 @@ async function main(): Promise<void> {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   }
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Products pipeline',
     '',
     `Command: \`npm run bench:products -- --new ${NEW} --unchanged ${UNCHANGED}\` (concurrency ${CONCURRENCY}). ` +
-      `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. ` +
-      `Date: ${new Date().toISOString().slice(0, 10)}. Load average ${loadavg()[0]!.toFixed(1)} at the end (shared machine).`,
+      `${machineLine()} Load average ${loadavg()[0]!.toFixed(1)} at the end (shared machine).`,
     'The sandbox runs in the bench process (in-memory SQLite, no faults); each scenario is',
     '`erp-sync run-once --only products --json` as a child process over an NDJSON file. A create is',
     'an intent row in the store, one POST /products, then links and field fingerprints in one',

@@ -13,12 +13,7 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import { Agent, request } from 'undici';
-
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
+import { hasFlag, numberArg } from './support/benchArgs.js';
 
 function memory(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -30,9 +25,9 @@ const percentile = (sorted: number[], p: number): number =>
   Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 100) / 100;
 
 async function main(): Promise<void> {
-  const products = arg('products', 100_000);
-  const seconds = arg('seconds', 5);
-  const bulkRequests = arg('bulk-requests', 100);
+  const products = numberArg('products', 100_000);
+  const seconds = numberArg('seconds', 5);
+  const bulkRequests = numberArg('bulk-requests', 100);
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'bench/sandbox.ts', '--serve', '--products', String(products)],
@@ -124,10 +119,10 @@ async function measure(
   );
 }
 
-if (args.includes('--serve')) {
+if (hasFlag('serve')) {
   const { startSandbox } = await import('../src/sandbox/index.js');
   const started = performance.now();
-  const sandbox = await startSandbox({ extraProducts: arg('products', 100_000), logLevel: 'warn' });
+  const sandbox = await startSandbox({ extraProducts: numberArg('products', 100_000), logLevel: 'warn' });
   process.stdout.write(
     `${JSON.stringify({ url: sandbox.url, key: sandbox.keys.primary, startMs: performance.now() - started })}\n`,
   );

@@ -10,7 +10,7 @@
  */
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
 import { connectSql } from '../src/erp/sql/connectSql.js';
@@ -18,15 +18,12 @@ import { sqlErpConfigSchema } from '../src/erp/sql/sqlConfigSchema.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SKUS = arg('skus', 100_000);
-const ROWS = arg('rows', 1_000_000);
-const RECORD = args.includes('--record');
+const SKUS = numberArg('skus', 100_000);
+const ROWS = numberArg('rows', 1_000_000);
+const RECORD = hasFlag('record');
 const SERVER = { host: '127.0.0.1', port: 5432, user: 'postgres', ssl: false };
 const DATABASE = `erp_sync_bench_${process.pid}`;
 
@@ -121,12 +118,10 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## SQL adapter',
     '',
-    `Command: \`npm run bench:sql\`. Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ` +
-      `Node ${process.version}, PostgreSQL on loopback. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    `Command: \`npm run bench:sql\`. ${machineLine()} PostgreSQL on loopback.`,
     '`erp-sync run-once --only stock --json` as a child process over a PostgreSQL table (`select code as sku,',
     'on_hand as quantity ... order by code`, read through a server-side cursor 500 rows at a time) and, for the',
     'memory bound, over the same 1M rows as a CSV file. "pipeline s" is the pipeline\'s own time, "wall s" adds',

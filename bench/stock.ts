@@ -7,7 +7,7 @@
  * bench/RESULTS.md.
  */
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createApiClient } from '../src/api/createApiClient.js';
@@ -17,19 +17,16 @@ import { openStore } from '../src/store/index.js';
 import { inFlightFingerprint } from '../src/sync/fingerprint.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number): number => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const SKUS = arg('skus', 100_000);
-const ROWS = arg('rows', 1_000_000);
+const SKUS = numberArg('skus', 100_000);
+const ROWS = numberArg('rows', 1_000_000);
 // The naive alternative runs on the same SKUs as the full push unless a smaller sample is asked for.
-const SAMPLE = arg('naive-sample', SKUS);
-const BATCH = arg('batch', 500);
-const CONCURRENCY = arg('concurrency', 4);
-const RECORD = args.includes('--record');
+const SAMPLE = numberArg('naive-sample', SKUS);
+const BATCH = numberArg('batch', 500);
+const CONCURRENCY = numberArg('concurrency', 4);
+const RECORD = hasFlag('record');
 
 const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 
@@ -162,12 +159,10 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Stock and price sync',
     '',
-    `Command: \`npm run bench:stock\` (batch ${BATCH}, concurrency ${CONCURRENCY}). Machine: ${cpus().length} cores (${cpu}), ` +
-      `${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    `Command: \`npm run bench:stock\` (batch ${BATCH}, concurrency ${CONCURRENCY}). ` + machineLine(),
     'The sandbox runs in the bench process (in-memory SQLite, no faults); each scenario is',
     '`erp-sync run-once --only stock --json` as a child process: "pipeline s" is the pipeline\'s own time,',
     '"wall s" adds process start-up (tsx), peak RSS is the child\'s VmHWM. Write requests are counted in',

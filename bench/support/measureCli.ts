@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { peakRssMb } from './peakRssMb.js';
 
 export interface MeasuredCli<T> {
   output: T;
@@ -20,11 +20,10 @@ export async function measureCli<T>(args: string[], okExitCodes: number[] = [0])
   });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  let peakKb = 0;
+  let peakMb = 0;
   const sample = setInterval(() => {
     try {
-      const hwm = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+      peakMb = Math.max(peakMb, peakRssMb(child.pid) || 0);
     } catch {
       // the child has exited
     }
@@ -33,5 +32,5 @@ export async function measureCli<T>(args: string[], okExitCodes: number[] = [0])
   clearInterval(sample);
   const wallSeconds = (performance.now() - started) / 1000;
   if (!okExitCodes.includes(code)) throw new Error(`erp-sync ${args[0]} exited ${code}: ${stdout}`);
-  return { output: JSON.parse(stdout) as T, code, wallSeconds, peakRssMb: peakKb / 1024 };
+  return { output: JSON.parse(stdout) as T, code, wallSeconds, peakRssMb: peakMb };
 }
