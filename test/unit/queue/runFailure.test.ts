@@ -14,23 +14,11 @@ import { errorFromResponse } from '../../../src/api/httpErrors.js';
 import { classifyFailure } from '../../../src/sync/runFailure.js';
 import { nextRunsOf } from '../../../src/queue/schedules.js';
 import { RateLimitedError } from '../../../src/api/errors.js';
+import { emptySummary } from '../../../src/sync/summary.js';
 import type { RunFailure, RunSummary } from '../../../src/sync/types.js';
 
 const summary = (error?: RunFailure): RunSummary => ({
-  pipeline: 'stock',
-  read: 0,
-  unchanged: 0,
-  sent: 0,
-  applied: 0,
-  notFound: 0,
-  rejected: 0,
-  failed: 0,
-  requests: 0,
-  writeRequests: 0,
-  seconds: 0,
-  full: false,
-  dryRun: false,
-  extra: {},
+  ...emptySummary('stock', { full: false, dryRun: false }),
   ...(error === undefined ? {} : { error }),
 });
 
