@@ -259,18 +259,19 @@ async function createProduct(
   const { ctx, summary, lease, log } = run;
   const creates = ctx.store.products.creates;
   const { sku } = row.record;
+  // The SKU is on the platform already (made by hand, or by a POST of ours): it is linked, not created.
+  const linkExisting = async (): Promise<boolean> => {
+    const found = await findProductBySku(ctx, sku);
+    if (!found) return false;
+    confirmCreated(ctx, row, found, platformFingerprints(found, row.wire));
+    summary.applied += 1;
+    summary.extra.foundExisting! += 1;
+    return true;
+  };
   creates.recordIntent(sku, hash);
   for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
     const intent = creates.get(sku)!;
-    if (intent.attempts > 0 || intent.state === 'unknown') {
-      const found = await findProductBySku(ctx, sku);
-      if (found) {
-        confirmCreated(ctx, row, found, platformFingerprints(found, row.wire));
-        summary.applied += 1;
-        summary.extra.foundExisting! += 1;
-        return;
-      }
-    }
+    if ((intent.attempts > 0 || intent.state === 'unknown') && (await linkExisting())) return;
     lease.assertHeld();
     creates.countAttempt(sku);
     try {
@@ -281,16 +282,12 @@ async function createProduct(
       run.progress();
       return;
     } catch (error) {
-      if (error instanceof ApiValidationError && error.fieldErrors.sku !== undefined) {
-        // The SKU exists already (made by hand, or by a POST of ours): it is linked, not created.
-        const found = await findProductBySku(ctx, sku);
-        if (found) {
-          confirmCreated(ctx, row, found, platformFingerprints(found, row.wire));
-          summary.applied += 1;
-          summary.extra.foundExisting! += 1;
-          return;
-        }
-      }
+      if (
+        error instanceof ApiValidationError &&
+        error.fieldErrors.sku !== undefined &&
+        (await linkExisting())
+      )
+        return;
       if (isRefused(error)) {
         creates.markRejected(sku, error.message);
         ctx.store.rejects.record({
