@@ -2,6 +2,7 @@ import type { ErpWatch } from '../erp/ErpWatch.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { chunks } from '../store/chunks.js';
 import type { RunSummary, SyncContext } from '../sync/types.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES } from './flowLease.js';
@@ -10,7 +11,7 @@ import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
 import { runJobByName } from './jobKinds.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { ImportPayload, PipelineName, PushPayload, QueueName, RunPayload } from './jobTypes.js';
-import { pushJob } from './pushJob.js';
+import { PUSH_CHILD_OPTIONS, pushJob, pushJobName } from './pushJob.js';
 import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
 import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
@@ -105,10 +106,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     },
     recordRun: (summary) => options.onRun?.(summary),
     enqueuePush: async (parent, payload) => {
-      await pushes.add(`${payload.batch.pipeline}-push`, payload, {
+      await pushes.add(pushJobName(payload.batch.pipeline), payload, {
         parent: { id: parent.id!, queue: parent.queueQualifiedName },
-        // A batch that failed for good does not hold its scan back: the scan reports it, the next one resends.
-        ignoreDependencyOnFailure: true,
+        ...PUSH_CHILD_OPTIONS,
       });
     },
     flowAlive: async (scanJobId) => {
@@ -128,8 +128,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       };
       // Many round trips in flight on the one connection (ioredis pipelines them), in listing order
       // chunk by chunk: one at a time, 10k orders took 15 s of round trips before the last import could start.
-      for (let at = 0; at < orderIds.length; at += IMPORT_ENQUEUE_CHUNK)
-        await Promise.all(orderIds.slice(at, at + IMPORT_ENQUEUE_CHUNK).map(enqueue));
+      for (const part of chunks(orderIds, IMPORT_ENQUEUE_CHUNK)) await Promise.all(part.map(enqueue));
       return orderIds.length;
     },
   };

@@ -9,7 +9,7 @@ import { flowOwner } from './flowLease.js';
 import { defaultJobOptions } from './jobOptions.js';
 import { RUN_JOBS } from './jobKinds.js';
 import type { PushPayload, ScanPayload } from './jobTypes.js';
-import { PUSH_QUEUE } from './pushJob.js';
+import { PUSH_CHILD_OPTIONS, PUSH_QUEUE, pushJobName } from './pushJob.js';
 import type { QueueClient } from './queueClient.js';
 
 /**
@@ -50,11 +50,10 @@ export const healDriftQueued =
             flowOwner: flowOwner(parentId),
           };
           return {
-            name: `${batch.pipeline}-push`,
+            name: pushJobName(batch.pipeline),
             queueName: PUSH_QUEUE,
             data,
-            // As a scan's batches: one that failed for good does not hold the flow back (the parent reports it).
-            opts: { ...jobOptions, ignoreDependencyOnFailure: true },
+            opts: { ...jobOptions, ...PUSH_CHILD_OPTIONS },
           };
         });
         let node;

@@ -10,6 +10,13 @@ import type { PushPayload, QueueName } from './jobTypes.js';
 
 export const PUSH_QUEUE: QueueName = 'pushes';
 
+/** The push job of a pipeline's batch. */
+export const pushJobName = (pipeline: PushBatch['pipeline']): `${PushBatch['pipeline']}-push` =>
+  `${pipeline}-push`;
+
+/** A push job as a child of its scan's flow: a batch that failed for good does not hold the scan back (the scan reports it, the next one resends). */
+export const PUSH_CHILD_OPTIONS = { ignoreDependencyOnFailure: true } as const;
+
 /** What a push job returns to its scan (the parent sums them up). */
 export interface PushResult extends BatchOutcome {
   items: number;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redisVersionOk } from '../../queue/checkRedis.js';
+import { infoField, redisVersionOk } from '../../queue/checkRedis.js';
 import { openQueueClient } from '../../queue/queueClient.js';
 import { redactRedisUrl } from '../../queue/redisConnection.js';
 import { RedisServerStartError } from '../../queue/RedisServerStartError.js';
@@ -117,7 +117,7 @@ async function usable(url: string): Promise<string | null> {
     return 'not reachable';
   }
   try {
-    const version = /^redis_version:(\S+)/m.exec(await client.redis.info('server'))?.[1] ?? '?';
+    const version = infoField(await client.redis.info('server'), 'redis_version') ?? '?';
     return redisVersionOk(version) ? null : `version ${version} is older than 6.2`;
   } catch (error) {
     return (error as Error).message;
