@@ -24,6 +24,13 @@ export async function importPlatformOrder(
   listed?: ApiOrder,
 ): Promise<ImportOutcome> {
   const repos = orderRepositoriesOf(ctx.store);
+  const linked = repos.links.get(orderId);
+  if (linked) {
+    // The ERP confirmed it before (a second job for the order, after BullMQ pruned the first one's
+    // id, or a poll that listed it while it was being imported): no GET, no second import.
+    repos.seen.setOutcome(orderId, 'imported', linked.status, linked.platformCreatedAt);
+    return 'already_in_erp';
+  }
   let order: PlatformOrder;
   try {
     order = toPlatformOrder(listed ?? (await ctx.client.orders.get(orderId)));

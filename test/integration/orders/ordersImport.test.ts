@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
+import { importPlatformOrder } from '../../../src/sync/orderImport.js';
 import { runOrders } from '../../../src/sync/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
@@ -43,4 +44,28 @@ describe('orders poll against the sandbox', () => {
       expect(after.ids).toEqual([...expected, ...placed.map((o) => o.id)].sort((a, b) => a - b));
     });
   }
+});
+
+describe('an import job for an order the store has linked already', () => {
+  it('is answered from the link: no GET, no second call to the ERP', async () => {
+    world = await startOrderWorld();
+    const ctx = await world.context();
+    await runOrders(ctx, RUN);
+    const repos = orderRepositoriesOf(ctx.store);
+    const [link] = repos.links.list(1);
+    expect(link).toBeDefined();
+    const outboxBefore = await outboxIds(join(world.dir, 'erp'));
+    let erpCalls = 0;
+    const importOrder = ctx.erp.importOrder.bind(ctx.erp);
+    ctx.erp.importOrder = async (order) => {
+      erpCalls += 1;
+      return importOrder(order);
+    };
+    world.sandbox.requestLog.clear();
+    // As a second job for the order would, after BullMQ pruned the first one's id.
+    expect(await importPlatformOrder(ctx, link!.platformOrderId)).toBe('already_in_erp');
+    expect(world.sandbox.requestLog.entries()).toEqual([]);
+    expect(erpCalls).toBe(0);
+    expect(await outboxIds(join(world.dir, 'erp'))).toEqual(outboxBefore);
+  });
 });
