@@ -28,7 +28,13 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 
-  await daemon.start();
+  try {
+    await daemon.start();
+  } catch (error) {
+    // Half started (Redis gone right after connecting): no process that answers /healthz without workers.
+    await daemon.close().catch(() => undefined);
+    throw error;
+  }
   if (stopping) return;
   process.stdout.write(`${JSON.stringify({ event: 'ready', url: daemon.url })}\n`);
 }

@@ -5,6 +5,7 @@ import { enqueueRun } from '../queue/enqueueRun.js';
 import type { PipelineName } from '../queue/jobTypes.js';
 import { readPauseState } from '../queue/pauseController.js';
 import { openQueueClient } from '../queue/queueClient.js';
+import { runningDaemons } from '../queue/runningDaemons.js';
 import { formatSummaryTable } from '../sync/summary.js';
 import type { RunSummary } from '../sync/types.js';
 import { runOnce } from './runOnceCommand.js';
@@ -49,7 +50,7 @@ export async function syncCommand(options: SyncOptions): Promise<number> {
       const job = await enqueueRun(runs, pipeline, { trigger: 'manual', full: options.full });
       jobs.push({ pipeline, id: job.id! });
     }
-    if ((await runs.getWorkersCount()) === 0) {
+    if ((await runningDaemons(client)) === 0) {
       process.stderr.write(
         'erp-sync: no daemon is running on this Redis: the run waits until `erp-sync start` does\n',
       );

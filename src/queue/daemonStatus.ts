@@ -1,10 +1,12 @@
 import type { Config } from '../config.js';
+import { describeError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { SCHEDULED_PIPELINES } from './daemonConfigSchema.js';
 import type { PipelineName } from './jobTypes.js';
 import { readPauseState, type PauseState } from './pauseController.js';
 import { openQueueClient } from './queueClient.js';
 import { redactRedisUrl } from './redisConnection.js';
+import { runningDaemons } from './runningDaemons.js';
 import { nextRunsOf } from './schedules.js';
 
 export const JOB_STATES = [
@@ -85,7 +87,11 @@ export async function buildDaemonStatus(
         counts: await queue.getJobCounts(...JOB_STATES),
       };
     }
-    status.daemons = await client.queue('runs').getWorkersCount();
+    status.daemons = await runningDaemons(client);
+  } catch (error) {
+    // Redis went away (or refused a command) half-way: the status says so, the store's part still shows.
+    status.reachable = false;
+    status.error = describeError(error);
   } finally {
     await client.close();
   }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeConfigFile } from '../../../src/config.js';
 import type { DaemonStatus } from '../../../src/queue/daemonStatus.js';
@@ -91,6 +92,33 @@ describe('erp-sync status (daemon part)', () => {
     const next = Date.parse(report.daemon.pipelines.stock.nextRun ?? '');
     expect(next).toBeGreaterThan(Date.now() - 1000);
     expect(next).toBeLessThanOrEqual(Date.now() + 11_000);
+  }, 60_000);
+});
+
+describe('erp-sync status when Redis refuses a command half-way', () => {
+  it('says why in the daemon part and still prints the rest', async () => {
+    // A user that may not list clients: the worker count (CLIENT LIST) fails after the queue counts.
+    const admin = new Redis(redis.url);
+    await admin.call(
+      'ACL',
+      'SETUSER',
+      'nolist',
+      'on',
+      '>hunter2-secret',
+      '~*',
+      '&*',
+      '+@all',
+      '-client|list',
+    );
+    await admin.quit();
+    const url = redis.url.replace('redis://', 'redis://nolist:hunter2-secret@');
+    const result = await runCli(['status', '--config', configFile, '--json'], { ...env(), REDIS_URL: url });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { daemon: DaemonStatus };
+    expect(report.daemon.reachable).toBe(false);
+    expect(report.daemon.error).toMatch(/NOPERM/);
+    expect(report.daemon.pipelines.stock.schedule).toBe('*/10 * * * * *');
+    expect(result.stdout + result.stderr).not.toContain('hunter2-secret');
   }, 60_000);
 });
 
