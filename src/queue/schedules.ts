@@ -28,15 +28,27 @@ export function nextRunsOf(
   return out;
 }
 
-const SEARCH_DAYS = 400;
+// Eight years: the longest gap between two 29 Februaries (a day that does not match costs one check).
+const SEARCH_DAYS = 8 * 366;
 
-/** The first time after `from` that the expression matches (local time, as node-cron fires), within about a year. */
+/** The first time after `from` that the expression matches (local time, as node-cron fires), within eight years. */
 export function nextRun(expression: string, from: Date): Date | null {
   const fields = parse(expression);
   const task = createTask(expression, () => undefined);
   try {
     const day = new Date(from.getFullYear(), from.getMonth(), from.getDate());
     for (let d = 0; d < SEARCH_DAYS; d++, day.setDate(day.getDate() + 1)) {
+      // The day's first slot matches exactly when the day does (day of month, month, weekday): a
+      // day that does not is skipped whole, not second by second (`* * * 29 2 *` took minutes).
+      const first = new Date(
+        day.getFullYear(),
+        day.getMonth(),
+        day.getDate(),
+        fields.hour[0],
+        fields.minute[0],
+        fields.second[0],
+      );
+      if (!task.match(first)) continue;
       for (const hour of fields.hour) {
         for (const minute of fields.minute) {
           for (const second of fields.second) {
