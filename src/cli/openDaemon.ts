@@ -49,6 +49,8 @@ export async function openDaemon(
       hooks.onRun?.(summary);
     },
     onPausedChange: (paused) => live.setPaused(paused),
+    onJobFailure: (queue, code) => live.recordJobFailure(queue, code),
+    onImportsHeldChange: (held) => live.setImportsHeld(held),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {

@@ -10,7 +10,7 @@ import { formatSummaryTable } from '../sync/summary.js';
 import { createRunProgressRecorder } from '../sync/runProgress.js';
 import type { RunFailure, RunSummary } from '../sync/types.js';
 import { refuseOtherAccount } from './accountGuard.js';
-import { EXIT_USAGE } from './exitCodes.js';
+import { EXIT_FAILED, EXIT_FATAL, EXIT_OK, EXIT_USAGE } from './exitCodes.js';
 import { createProgressReporter } from './progress.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
@@ -82,14 +82,14 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
 
   if (options.json) process.stdout.write(`${JSON.stringify({ summaries }, null, 2)}\n`);
   else process.stdout.write(`${formatSummaryTable(summaries)}\n${formatPreviews(summaries)}`);
-  const fatal = summaries.find((summary) => summary.error?.kind === 'fatal');
-  if (fatal?.error) {
-    process.stderr.write(
-      `erp-sync: ${fatal.pipeline} stopped: ${describeFailure(fatal.error)}\n${hintFor(fatal.error)}`,
-    );
-    return 2;
+  // One line per pipeline that left work undone, on stderr whatever stdout carries (invariant 14).
+  for (const { pipeline, error } of summaries) {
+    if (error?.kind === 'fatal')
+      process.stderr.write(`erp-sync: ${pipeline} stopped: ${describeFailure(error)}\n${hintFor(error)}`);
+    else if (error) process.stderr.write(`erp-sync: ${pipeline} failed: ${describeFailure(error)}\n`);
   }
-  return summaries.some((summary) => summary.error) ? 1 : 0;
+  if (summaries.some((summary) => summary.error?.kind === 'fatal')) return EXIT_FATAL;
+  return summaries.some((summary) => summary.error) ? EXIT_FAILED : EXIT_OK;
 }
 
 function formatPreviews(summaries: RunSummary[]): string {

@@ -29,6 +29,11 @@ export const ERROR_CATALOGUE = {
   erp_parse: { retryable: false, fatal: false },
   /** A query or statement of the integrator's that the ERP database refuses for good (SQL adapter). */
   erp_query: { retryable: false, fatal: false },
+  /**
+   * The ERP refuses erp-sync's user a privilege the run needs (a table, a sequence, a Tryton model):
+   * the same for every item, so the run stops; a person grants it (`erp-sync check` names it).
+   */
+  erp_permission: { retryable: false, fatal: false },
   // Redis (the daemon's queues)
   redis_unavailable: { retryable: true, fatal: false },
   // local store

@@ -12,6 +12,7 @@ import { runJobByName } from './jobKinds.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { ImportPayload, PipelineName, PushPayload, QueueName, RunPayload } from './jobTypes.js';
 import { PUSH_CHILD_OPTIONS, pushJob, pushJobName } from './pushJob.js';
+import { ImportHold } from './importHold.js';
 import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
 import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
@@ -31,6 +32,10 @@ export interface DaemonOptions {
   runPipeline: JobRuntime['runPipeline'];
   onRun?: (summary: RunSummary) => void;
   onPausedChange?: (paused: boolean) => void;
+  /** A job attempt failed (retried or not). */
+  onJobFailure?: (queue: QueueName, code: string) => void;
+  /** Order imports held (the ERP failed them in a row) or going again. */
+  onImportsHeldChange?: (held: boolean) => void;
 }
 
 export interface Daemon {
@@ -94,17 +99,25 @@ export function createDaemon(options: DaemonOptions): Daemon {
     onChange: (paused) => options.onPausedChange?.(paused),
   });
 
+  const importHold = new ImportHold({
+    holdMs: config.queue.probeSeconds * 1000,
+    logger: log,
+    onChange: (held) => options.onImportsHeldChange?.(held),
+  });
+
   const runtime: JobRuntime = {
     ctx: options.ctx,
     logger: log,
     shutdown: shutdown.signal,
     runPipeline: options.runPipeline,
     pause: (reason) => pause.pause(reason),
-    rateLimit: async (queue, ms) => {
-      log.warn({ queue, waitMs: ms }, 'the platform asked us to slow down (429): the queue waits');
+    rateLimit: async (queue, ms, reason = 'the platform asked us to slow down (429)') => {
+      log.warn({ queue, waitMs: ms }, `${reason}: the queue waits`);
       await workers.get(queue)?.rateLimit(ms);
     },
     recordRun: (summary) => options.onRun?.(summary),
+    recordJobFailure: (queue, failure) => options.onJobFailure?.(queue, failure.code),
+    imports: importHold,
     enqueuePush: async (parent, payload) => {
       await pushes.add(pushJobName(payload.batch.pipeline), payload, {
         parent: { id: parent.id!, queue: parent.queueQualifiedName },
@@ -230,7 +243,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
         return { ready: false, reasons: ['Redis is unreachable (reconnecting)'] };
       // A pause recorded in Redis by another replica counts too.
       const paused = pause.paused ?? (await readPauseState(producer, prefix).catch(() => null));
-      return paused ? { ready: false, reasons: [`paused: ${paused.reason}`] } : { ready: true, reasons: [] };
+      const reasons = paused ? [`paused: ${paused.reason}`] : [];
+      const held = importHold.reason();
+      if (held) reasons.push(held);
+      return { ready: reasons.length === 0, reasons };
     },
     schedules: () => schedules,
     async close() {

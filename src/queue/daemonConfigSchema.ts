@@ -77,7 +77,7 @@ export const queueSchema = z
     /** Attempts of a job failing with a retryable error, with exponential backoff from backoffSeconds. */
     attempts: z.number().int().min(1).max(50).default(5),
     backoffSeconds: z.number().positive().default(2),
-    /** While paused by a refused API key: seconds between GET /account probes. */
+    /** While paused by a refused API key: seconds between GET /account probes; while order imports are held (the ERP failed them in a row): seconds between imports that try again. */
     probeSeconds: z.number().positive().default(180),
     /** Completed jobs kept this long (and at most keepCompleted of them). */
     keepCompletedSeconds: z.number().int().min(0).default(3600),

@@ -2,7 +2,9 @@ import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiOrder } from '../api/schemas.js';
 import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { ImportHold } from './importHold.js';
 import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
+import type { JobFailure } from './runFailure.js';
 
 /** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
 export interface JobRuntime {
@@ -13,9 +15,13 @@ export interface JobRuntime {
   runPipeline(name: PipelineName, ctx: SyncContext, options: RunOptions): Promise<RunSummary>;
   /** A fatal failure (the key refused): pause every queue. */
   pause(reason: string): Promise<void>;
-  /** A 429: the whole queue waits (BullMQ's worker.rateLimit). */
-  rateLimit(queue: QueueName, ms: number): Promise<void>;
+  /** The whole queue waits (BullMQ's worker.rateLimit): a 429 (the default reason), or a hold. */
+  rateLimit(queue: QueueName, ms: number, reason?: string): Promise<void>;
   recordRun(summary: RunSummary): void;
+  /** A job attempt that failed (retried or not): a metric. */
+  recordJobFailure(queue: QueueName, failure: JobFailure): void;
+  /** Holds the order imports while the ERP fails them in a row. */
+  imports: ImportHold;
   /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
   enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
   /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */

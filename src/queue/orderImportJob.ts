@@ -1,7 +1,8 @@
-import type { Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/index.js';
 import { importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
+import { classifyFailure } from '../sync/runFailure.js';
 import { bindRun } from '../sync/runInFrame.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
@@ -9,6 +10,9 @@ import type { ImportPayload, QueueName } from './jobTypes.js';
 import { failureOfError } from './runFailure.js';
 
 export const IMPORT_QUEUE: QueueName = 'imports';
+
+/** Outcomes after which the ERP has answered (an order it took, had, or refused). */
+const ANSWERED = new Set<ImportOutcome>(['imported', 'already_in_erp', 'parked']);
 
 /**
  * The job id of an order's import, derived from the platform order id so that BullMQ itself refuses
@@ -23,7 +27,9 @@ export function importJobId(store: Store, orderId: number): string {
 /**
  * `order-import` on the imports queue: fetches one platform order and imports it through the ERP
  * adapter, idempotent on the platform order id (the pipeline's `importPlatformOrder`). A transient
- * failure is retried with backoff (the order stays queued in the store either way).
+ * failure is retried with backoff (the order stays queued in the store either way). While the ERP
+ * fails imports in a row (runtime.imports), a job goes back to wait without an attempt spent and
+ * the queue waits: one import per hold asks the ERP, not every order.
  */
 export const orderImportJob = {
   name: 'order-import' as const,
@@ -32,11 +38,19 @@ export const orderImportJob = {
     job: Job<ImportPayload>,
     runtime: JobRuntime,
   ): Promise<{ orderId: number; outcome: ImportOutcome }> {
+    const wait = runtime.imports.waitMs();
+    if (wait > 0) {
+      await runtime.rateLimit(IMPORT_QUEUE, wait, 'order imports held: the ERP failed the last ones');
+      throw Worker.RateLimitError();
+    }
     const { ctx } = bindRun(runtime.ctx);
     try {
       const { orderId, listed } = job.data;
-      return { orderId, outcome: await importPlatformOrder(ctx, orderId, listed) };
+      const outcome = await importPlatformOrder(ctx, orderId, listed);
+      if (ANSWERED.has(outcome)) runtime.imports.succeeded();
+      return { orderId, outcome };
     } catch (error) {
+      runtime.imports.failed(classifyFailure(error));
       return handleFailure(failureOfError(error), IMPORT_QUEUE, runtime);
     }
   },

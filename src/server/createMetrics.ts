@@ -48,6 +48,10 @@ export interface Metrics {
   /** Job counts of one queue, by state, as returned by BullMQ's `getJobCounts()`. */
   setQueueJobs(queue: string, counts: Record<string, number>): void;
   setPaused(paused: boolean): void;
+  /** A job attempt that failed (retried or not), by queue and error code. */
+  recordJobFailure(queue: string, code: string): void;
+  /** Order imports held because the ERP failed the last ones in a row. */
+  setImportsHeld(held: boolean): void;
   /** The text exposition for `/metrics`. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -107,6 +111,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
   paused.set(0);
+  const jobFailures = new Counter({
+    name: 'erp_sync_job_failures_total',
+    help: 'Failed job attempts (retried with backoff, or failed for good), by queue and error code',
+    labelNames: ['queue', 'code'] as const,
+    registers: [registry],
+  });
+  const importsHeld = new Gauge({
+    name: 'erp_sync_imports_held',
+    help: '1 while order imports wait because the last ones failed in a row on the ERP side (not answering, or refusing a right), else 0',
+    registers: [registry],
+  });
+  importsHeld.set(0);
 
   return {
     registry,
@@ -134,6 +150,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     setPaused(value) {
       paused.set(value ? 1 : 0);
+    },
+    recordJobFailure(queue, code) {
+      jobFailures.inc({ queue, code });
+    },
+    setImportsHeld(value) {
+      importsHeld.set(value ? 1 : 0);
     },
     render: () => registry.metrics(),
   };

@@ -8,9 +8,11 @@ import { describeSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { findOrderBySourceId, resolveCustomer } from './erpOrderLookups.js';
 import type { Lease } from './lease.js';
+import { FAILURES_IN_A_ROW, FailureStreak } from './failureStreak.js';
 import { countExtra, isRefusal } from './ordersPipelineRun.js';
+import { classifyFailure } from './runFailure.js';
 import { runInFrame } from './runInFrame.js';
-import type { RunOptions, RunSummary, SyncContext } from './types.js';
+import type { RunFailure, RunOptions, RunSummary, SyncContext } from './types.js';
 
 /** Where the ERP's stream of outgoing orders was read up to (store cursor). */
 export const ERP_ORDERS_CHECKPOINT = 'erp-orders.outgoing';
@@ -44,8 +46,11 @@ async function createErpOrders(
   const advance = (to: string) => {
     if (!held) ctx.store.cursors.set(ERP_ORDERS_CHECKPOINT, to);
   };
+  const streak = new FailureStreak();
+  let first: RunFailure | undefined;
   for await (const item of ctx.erp.outgoingOrders(checkpoint)) {
-    if (options.signal?.aborted) break;
+    // The platform stopped answering: the rest is read again next run (the checkpoint is held).
+    if (options.signal?.aborted || streak.down) break;
     summary.read += 1;
     const row = item.row;
     if (!row.ok) {
@@ -83,6 +88,14 @@ async function createErpOrders(
     }
     repos.outgoing.recordIntent(order.sourceOrderId, hash);
     const outcome = await createOnce(ctx, order, () => lease.assertHeld());
+    if (outcome.kind === 'unknown') {
+      summary.failed += 1;
+      held = true;
+      first ??= outcome.failure;
+      streak.failed(outcome.failure);
+      continue;
+    }
+    streak.succeeded();
     if (outcome.kind === 'created') {
       summary.applied += 1;
       countExtra(summary, outcome.found ? 'foundExisting' : 'created');
@@ -101,17 +114,22 @@ async function createErpOrders(
         source: order.source,
       });
       advance(item.checkpoint);
-    } else {
-      summary.failed += 1;
-      held = true;
     }
   }
+  const cause = streak.last ?? first;
+  const stopped = streak.down ? `; stopped after ${FAILURES_IN_A_ROW} failures in a row` : '';
+  if (cause)
+    summary.error = {
+      ...cause,
+      message: `${summary.failed} order(s) not created on the platform, tried again next run${stopped}: ${cause.message}`,
+    };
 }
 
 type CreateOutcome =
   | { kind: 'created'; platformOrderId: number; found: boolean }
   | { kind: 'rejected'; reason: string }
-  | { kind: 'unknown' };
+  /** No answer after every attempt: looked up by source_order_id next run. */
+  | { kind: 'unknown'; failure: RunFailure };
 
 async function createOnce(
   ctx: SyncContext,
@@ -119,6 +137,7 @@ async function createOnce(
   assertLease: () => void,
 ): Promise<CreateOutcome> {
   const outgoing = orderRepositoriesOf(ctx.store).outgoing;
+  let last: unknown;
   for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt++) {
     const record = outgoing.get(order.sourceOrderId)!;
     if (record.attempts > 0 || record.state === 'unknown') {
@@ -142,6 +161,7 @@ async function createOnce(
         return { kind: 'rejected', reason: error.message };
       }
       if (error instanceof ApiError && (error.code === 'api_outcome_unknown' || error.retryable)) {
+        last = error;
         outgoing.markUnknown(order.sourceOrderId, describeError(error));
         ctx.logger.warn(
           { sourceOrderId: order.sourceOrderId, error: describeError(error) },
@@ -152,7 +172,7 @@ async function createOnce(
       throw error;
     }
   }
-  return { kind: 'unknown' };
+  return { kind: 'unknown', failure: classifyFailure(last) };
 }
 
 async function toCreateInput(ctx: SyncContext, order: OutgoingOrder): Promise<OrderCreateInput> {

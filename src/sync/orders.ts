@@ -1,6 +1,6 @@
 import { fullOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
-import { describeError, isErpSyncError } from '../domain/errors.js';
+import { describeError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { erpOriginIds } from './erpOriginIds.js';
@@ -9,9 +9,12 @@ import { scanForUnseenOrders, type ScanResult } from './orderPoll.js';
 import { countExtra } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
 import { nextOrderChange } from './orderChanges.js';
+import { FAILURES_IN_A_ROW, FailureStreak, isSideFailure } from './failureStreak.js';
 import { createPool } from './pool.js';
+import { stopsTheRun } from './pushBatch.js';
+import { classifyFailure } from './runFailure.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
-import type { RunOptions, RunSummary, SyncContext } from './types.js';
+import type { RunFailure, RunOptions, RunSummary, SyncContext } from './types.js';
 import { unitsOf } from './unitsOf.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
@@ -55,6 +58,9 @@ async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<vo
   countExtra(summary, 'skipped', skipped);
 
   await importer(run, ordersToImport(ctx), listedInFull(scan.unseen));
+  summary.extra.parkedTotal = repos.parked.count();
+  // The ERP (or the platform) stopped answering: the changes would only ask it again.
+  if (summary.error && isSideFailure(summary.error)) return;
 
   // Changes of imported orders met on the pages just read cost no extra list request (and no
   // GET when the list carries the whole order).
@@ -72,7 +78,6 @@ async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<vo
     countExtra(summary, 'sweepPages', swept.pagesRead);
     ctx.store.cursors.set(SWEEP_CURSOR, new Date().toISOString());
   }
-  summary.extra.parkedTotal = repos.parked.count();
 }
 
 /**
@@ -156,32 +161,59 @@ function ordersToImport(ctx: SyncContext): number[] {
   return [...queued, ...due];
 }
 
-/** Imports the orders, a few at once. */
+/**
+ * Imports the orders, a few at once. An order that fails stays queued (or parked) for the next
+ * run; once FAILURES_IN_A_ROW orders in a row failed on the ERP's side (or the platform's: not
+ * answering, or refusing erp-sync a right), the ERP counts as down and no further order is tried
+ * this run. Any order not imported makes the run's error (invariant 14).
+ */
 async function importQueued(run: PipelineRun, ids: number[], listed: Map<number, ApiOrder>): Promise<void> {
   const { ctx, options, summary, lease } = run;
   const pool = createPool(ctx.config.orders.concurrency);
+  const streak = new FailureStreak();
+  let first: RunFailure | undefined;
+  let tried = 0;
   const tally = (outcome: ImportOutcome) => {
     countExtra(summary, outcome);
     if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
     if (outcome === 'parked') summary.rejected += 1;
   };
   for (const id of ids) {
-    if (options.signal?.aborted) break;
+    if (options.signal?.aborted || streak.down) break;
     await pool.submit(async () => {
+      // The pool had no room until an order in flight ended, maybe the one that made the streak.
+      if (streak.down) return;
+      tried += 1;
       lease.assertHeld();
       summary.sent += 1;
       try {
         tally(await importPlatformOrder(ctx, id, listed.get(id)));
+        streak.succeeded();
       } catch (error) {
-        if (isErpSyncError(error) && error.fatal) throw error;
+        if (stopsTheRun(error)) throw error;
         // Stays queued (or parked): the next run tries it again.
         summary.failed += 1;
+        const failure = classifyFailure(error);
+        first ??= failure;
+        streak.failed(failure);
         ctx.logger.warn({ orderId: id, error: describeError(error) }, 'order not imported this run');
       }
       run.progress();
     });
   }
   await pool.drain();
+  const notTried = streak.down ? ids.length - tried : 0;
+  if (notTried > 0) {
+    summary.failed += notTried;
+    countExtra(summary, 'notTried', notTried);
+  }
+  const cause = streak.down ? streak.last : first;
+  if (!cause) return;
+  const stopped = streak.down ? `; the import stopped after ${FAILURES_IN_A_ROW} failures in a row` : '';
+  summary.error = {
+    ...cause,
+    message: `${summary.failed} of ${ids.length} order(s) not imported, tried again next run${stopped}: ${cause.message}`,
+  };
 }
 
 /**

@@ -88,6 +88,16 @@ export async function runInFrame(
       runId = ctx.store.runs.start(name, { full: options.full, dryRun: options.dryRun });
     }
     await body({ name, ctx: runCtx, options, summary, lease, log, progress: () => progress() });
+    // Done means done (invariant 14): a body that left items unconfirmed without saying why is a bug,
+    // and still never a success.
+    if (summary.failed > 0 && summary.error === undefined) {
+      summary.error = {
+        code: 'internal',
+        kind: 'permanent',
+        message: `${summary.failed} item(s) not confirmed, tried again next run`,
+      };
+      log.error({ failed: summary.failed }, 'run left items unconfirmed without a reason');
+    }
   } catch (error) {
     summary.error = classifyFailure(error);
     const { kind } = summary.error;

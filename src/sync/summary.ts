@@ -58,10 +58,11 @@ export function formatSummaryTable(summaries: RunSummary[]): string {
     ...rows.map(line),
   ];
   for (const s of summaries) {
-    if (s.failed > 0)
-      out.push(`${s.pipeline}: ${s.failed} item(s) not confirmed, they are sent again next run`);
+    // A run's error says how many items it left (invariant 14); the count alone only without one.
     if (s.error)
       out.push(`${s.pipeline}: ${s.error.kind === 'fatal' ? 'STOPPED: ' : ''}${describeFailure(s.error)}`);
+    else if (s.failed > 0)
+      out.push(`${s.pipeline}: ${s.failed} item(s) not confirmed, they are sent again next run`);
   }
   return out.join('\n');
 }

@@ -15,6 +15,7 @@ import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
 import { bindTimestamp, connectSql } from './connectSql.js';
+import { describeSqlDatabase } from './describeSqlDatabase.js';
 import { databaseNow, parseReadMark, readMarkReceipt, type SqlReadMark } from './sqlReadMark.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { toSqlError } from './SqlErpError.js';
@@ -33,14 +34,22 @@ export class SqlErpAdapter implements ErpAdapter {
   readonly #db: Knex;
   readonly #staging: SqlOrderStaging;
   readonly #source: QuerySource;
+  /** Which database, in errors and `check` (no password). */
+  readonly #database: string;
 
   constructor(
     readonly config: SqlErpConfig,
     private readonly logger: Logger,
   ) {
     this.#db = connectSql(config, logger);
-    this.#staging = new SqlOrderStaging(this.#db, config);
-    this.#source = { db: this.#db, client: config.client, filename: config.connection.filename };
+    this.#database = describeSqlDatabase(config);
+    this.#staging = new SqlOrderStaging(this.#db, config, this.#database);
+    this.#source = {
+      db: this.#db,
+      client: config.client,
+      filename: config.connection.filename,
+      database: this.#database,
+    };
     // With a query for changes, a read after a committed one holds only what changed since.
     this.capabilities = {
       reads: {
@@ -56,7 +65,7 @@ export class SqlErpAdapter implements ErpAdapter {
     try {
       await this.#db.raw('select 1 as ok');
     } catch (error) {
-      throw toSqlError(error, 'connecting');
+      throw toSqlError(error, 'connecting', this.#database);
     }
   }
 
@@ -140,17 +149,23 @@ export class SqlErpAdapter implements ErpAdapter {
   async recordFeedback(result: FeedbackResult): Promise<void> {
     const sql = this.config.statements.feedback;
     if (!sql) return;
-    await queryRows(this.#db, 'feedback', sql, {
-      event_id: result.eventId,
-      order_id: result.orderId,
-      erp_ref: result.erpRef ?? null,
-      kind: result.kind,
-      status: result.status ?? null,
-      awb_number: result.awb?.number ?? null,
-      awb_courier: result.awb?.courier ?? null,
-      invoice_series: result.invoice?.series ?? null,
-      invoice_number: result.invoice ? String(result.invoice.number) : null,
-    });
+    await queryRows(
+      this.#db,
+      'feedback',
+      sql,
+      {
+        event_id: result.eventId,
+        order_id: result.orderId,
+        erp_ref: result.erpRef ?? null,
+        kind: result.kind,
+        status: result.status ?? null,
+        awb_number: result.awb?.number ?? null,
+        awb_courier: result.awb?.courier ?? null,
+        invoice_series: result.invoice?.series ?? null,
+        invoice_number: result.invoice ? String(result.invoice.number) : null,
+      },
+      this.#database,
+    );
   }
 
   outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
@@ -160,10 +175,13 @@ export class SqlErpAdapter implements ErpAdapter {
   async recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void> {
     const sql = this.config.statements.outgoingOrderCreated;
     if (!sql) return;
-    await queryRows(this.#db, 'outgoingOrderCreated', sql, {
-      source_order_id: order.sourceOrderId,
-      platform_order_id: platformOrderId,
-    });
+    await queryRows(
+      this.#db,
+      'outgoingOrderCreated',
+      sql,
+      { source_order_id: order.sourceOrderId, platform_order_id: platformOrderId },
+      this.#database,
+    );
   }
 
   /** Nothing to archive: a database read leaves nothing behind. */

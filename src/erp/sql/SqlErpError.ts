@@ -11,6 +11,20 @@ export class SqlQueryError extends ErpSyncError {
   }
 }
 
+/** erp-sync's role lacks a privilege (a table, a sequence): the same for every item until it is granted. */
+export class SqlPermissionError extends ErpSyncError {
+  constructor(message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
+    super('erp_permission', message, details, options);
+  }
+}
+
+/** The database refuses the login (unknown role or user, wrong password): fatal until a person fixes it. */
+export class SqlLoginError extends ErpSyncError {
+  constructor(message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
+    super('erp_auth', message, details, options);
+  }
+}
+
 interface DriverError {
   code?: unknown;
   errno?: unknown;
@@ -56,6 +70,50 @@ const RETRYABLE_CODES = new Set([
 /** SQL Server error numbers: deadlock victim, lock timeout, database unavailable. */
 const RETRYABLE_MSSQL_NUMBERS = new Set([1205, 1222, 4060, 40613, 40501, 49918]);
 
+/** PostgreSQL's insufficient_privilege, MySQL's access denied to a table, column, routine or database. */
+const PERMISSION_CODES = new Set([
+  '42501',
+  'ER_TABLEACCESS_DENIED_ERROR',
+  'ER_COLUMNACCESS_DENIED_ERROR',
+  'ER_SPECIFIC_ACCESS_DENIED_ERROR',
+  'ER_PROCACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'SQLITE_READONLY',
+  'SQLITE_PERM',
+  'SQLITE_AUTH',
+]);
+/** SQL Server: permission denied on an object, a column, in the database; no access to the database. */
+const PERMISSION_MSSQL_NUMBERS = new Set([229, 230, 262, 297, 916]);
+/** A refused login: PostgreSQL invalid authorization or password, MySQL access denied, tedious login failed. */
+const LOGIN_CODES = new Set([
+  '28000',
+  '28P01',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_ACCESS_DENIED_NO_PASSWORD_ERROR',
+  'ELOGIN',
+]);
+
+function codeOf(e: DriverError): string | undefined {
+  return typeof e.code === 'string' ? e.code : undefined;
+}
+
+/** True when the database refused a privilege (not the login). */
+export function isPermissionSqlError(error: unknown): boolean {
+  const e = error as DriverError | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = codeOf(e);
+  if (code && (PERMISSION_CODES.has(code) || code.startsWith('SQLITE_READONLY'))) return true;
+  return typeof e.number === 'number' && PERMISSION_MSSQL_NUMBERS.has(e.number);
+}
+
+/** True when the database refused the login itself. */
+export function isLoginSqlError(error: unknown): boolean {
+  const e = error as DriverError | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = codeOf(e);
+  return (code !== undefined && LOGIN_CODES.has(code)) || e.number === 18456;
+}
+
 /** True when the error is a connection failure, a timeout, a deadlock or a serialization failure. */
 export function isTransientSqlError(error: unknown): boolean {
   const e = error as DriverError | null;
@@ -87,11 +145,11 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * The project's error for a driver error, naming what was being done. The message is the
- * driver's first line only: drivers never print the password, and the connection settings are
- * never part of what we add.
+ * The project's error for a driver error, naming the database (`database`: describeSqlDatabase,
+ * which holds no password) and what was being done. The rest is the driver's first line only:
+ * drivers never print the password.
  */
-export function toSqlError(error: unknown, doing: string): ErpSyncError {
+export function toSqlError(error: unknown, doing: string, database?: string): ErpSyncError {
   if (error instanceof ErpSyncError) return error;
   const e = error as DriverError | null;
   const first = String(e?.message ?? error)
@@ -100,10 +158,17 @@ export function toSqlError(error: unknown, doing: string): ErpSyncError {
   const code =
     typeof e?.code === 'string' ? e.code : typeof e?.number === 'number' ? String(e.number) : undefined;
   const details = code ? { driverCode: code } : {};
-  if (isTransientSqlError(error)) {
-    return new SqlUnavailableError(`the ERP database is unavailable while ${doing}: ${first}`, details, {
-      cause: error,
-    });
-  }
-  return new SqlQueryError(`the ERP database refused ${doing}: ${first}`, details, { cause: error });
+  const options = { cause: error };
+  const db = database ? `the ERP database (${database})` : 'the ERP database';
+  if (isLoginSqlError(error))
+    return new SqlLoginError(`${db} refused the login while ${doing}: ${first}`, details, options);
+  if (isPermissionSqlError(error))
+    return new SqlPermissionError(
+      `${db} refused ${doing}: a privilege is missing: ${first}`,
+      details,
+      options,
+    );
+  if (isTransientSqlError(error))
+    return new SqlUnavailableError(`${db} is unavailable while ${doing}: ${first}`, details, options);
+  return new SqlQueryError(`${db} refused ${doing}: ${first}`, details, options);
 }

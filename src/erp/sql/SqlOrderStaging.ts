@@ -21,6 +21,8 @@ export class SqlOrderStaging {
   constructor(
     private readonly db: Knex,
     private readonly config: SqlErpConfig,
+    /** Which database, for errors (describeSqlDatabase). */
+    private readonly database?: string,
   ) {
     this.#orders = tableNames(config.staging.orders);
     this.#lines = tableNames(config.staging.lines);
@@ -43,7 +45,7 @@ export class SqlOrderStaging {
         const winner = await this.#find(order.id);
         if (winner) return { erpRef: winner, alreadyImported: true };
       }
-      throw toSqlError(error, `importing order ${order.id} into ${this.#orders.table}`);
+      throw toSqlError(error, `importing order ${order.id} into ${this.#orders.table}`, this.database);
     }
   }
 
@@ -70,7 +72,7 @@ export class SqlOrderStaging {
       await this.db(c.table).insert(row);
     } catch (error) {
       if (isUniqueViolation(error)) return;
-      throw toSqlError(error, `recording change ${seq} of order ${order.id} in ${c.table}`);
+      throw toSqlError(error, `recording change ${seq} of order ${order.id} in ${c.table}`, this.database);
     }
   }
 
@@ -96,7 +98,7 @@ export class SqlOrderStaging {
         facts: { table: o.table, key: String(id), lines, changes },
       };
     } catch (error) {
-      throw toSqlError(error, `looking up order ${platformOrderId} in ${o.table}`);
+      throw toSqlError(error, `looking up order ${platformOrderId} in ${o.table}`, this.database);
     }
   }
 
@@ -116,7 +118,7 @@ export class SqlOrderStaging {
         .where(o.col('platform_order_id'), platformOrderId)) as Record<string, unknown> | undefined;
       return row ? String(row[o.col('id')]) : undefined;
     } catch (error) {
-      throw toSqlError(error, `looking up order ${platformOrderId} in ${o.table}`);
+      throw toSqlError(error, `looking up order ${platformOrderId} in ${o.table}`, this.database);
     }
   }
 
@@ -179,7 +181,7 @@ export class SqlOrderStaging {
         unknown.push('(a line without SKU)');
         continue;
       }
-      const rows = await queryRows(this.db, 'knownSku', sql, { sku });
+      const rows = await queryRows(this.db, 'knownSku', sql, { sku }, this.database);
       if (rows.length === 0) unknown.push(sku);
     }
     if (unknown.length) {

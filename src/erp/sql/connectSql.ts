@@ -13,13 +13,19 @@ export const KNEX_CLIENTS: Record<SqlClient, string> = {
 /** A pool of connections to the ERP database; the driver is loaded only here (the adapter loads lazily). */
 export function connectSql(config: SqlErpConfig, logger?: Logger): Knex {
   return knexFactory({
-    // knex prints to the console by default; its messages never carry the connection settings.
+    // knex prints to the console by default, with the driver error's stack frames: we log the first
+    // line only. A failed connection attempt is thrown to the caller too, which reports it once
+    // (naming the database): here it is debug.
     log: {
-      warn: (message: unknown) => logger?.warn({ knex: String(message) }, 'database driver warning'),
-      error: (message: unknown) => logger?.warn({ knex: String(message) }, 'database driver error'),
+      warn: (message: unknown) => {
+        const knex = firstLine(message);
+        if (/^Acquire connection error/.test(knex)) logger?.debug({ knex }, 'database driver warning');
+        else logger?.warn({ knex }, 'database driver warning');
+      },
+      error: (message: unknown) => logger?.warn({ knex: firstLine(message) }, 'database driver error'),
       deprecate: (message: unknown) =>
-        logger?.debug({ knex: String(message) }, 'database driver deprecation'),
-      debug: (message: unknown) => logger?.debug({ knex: String(message) }, 'database driver'),
+        logger?.debug({ knex: firstLine(message) }, 'database driver deprecation'),
+      debug: (message: unknown) => logger?.debug({ knex: firstLine(message) }, 'database driver'),
     },
     client: KNEX_CLIENTS[config.client],
     connection: connectionSettings(config),
@@ -27,6 +33,10 @@ export function connectSql(config: SqlErpConfig, logger?: Logger): Knex {
     acquireConnectionTimeout: config.connectTimeoutMs,
     useNullAsDefault: config.client === 'sqlite',
   });
+}
+
+function firstLine(message: unknown): string {
+  return String(message).split('\n')[0]!.slice(0, 500);
 }
 
 /** A knex instance that only builds SQL text (no connection): init-staging and query-level tests. */

@@ -10,6 +10,8 @@ export interface QuerySource {
   db: Knex;
   client: SqlClient;
   filename?: string;
+  /** Which database, for errors (describeSqlDatabase). */
+  database?: string;
 }
 
 /** One row of a query, its columns as the driver gave them, numbered from 1. */
@@ -46,7 +48,7 @@ export async function* streamQuery(
       }
     }
   } catch (error) {
-    throw toSqlError(error, `the ${name} query`);
+    throw toSqlError(error, `the ${name} query`, source.database);
   }
   if (batch.length) yield batch;
 }
@@ -103,18 +105,19 @@ function sqliteValue(value: unknown): unknown {
     : value;
 }
 
-/** Runs a query and returns all its rows (small results only: look-ups, checks). */
+/** Runs a query and returns all its rows (small results only: look-ups, checks). `database` names it in errors. */
 export async function queryRows(
   db: Knex | Knex.Transaction,
   name: string,
   sql: string,
   bindings: Bindings,
+  database?: string,
 ): Promise<Record<string, unknown>[]> {
   try {
     const result: unknown = await db.raw(sql, bindings);
     return resultRows(result).map(plainRow);
   } catch (error) {
-    throw toSqlError(error, `the ${name} query`);
+    throw toSqlError(error, `the ${name} query`, database);
   }
 }
 

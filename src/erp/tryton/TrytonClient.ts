@@ -159,7 +159,7 @@ export class TrytonClient {
         method,
       });
     }
-    if (reply.error !== undefined && reply.error !== null) throw errorFromRpc(method, reply.error);
+    if (reply.error !== undefined && reply.error !== null) throw errorFromRpc(method, reply.error, this.#url);
     return decodeValue(reply.result as Parameters<typeof decodeValue>[0]);
   }
 }

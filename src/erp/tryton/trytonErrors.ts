@@ -3,13 +3,19 @@ import { TrytonError } from './TrytonError.js';
 /** Error texts of Tryton (or its database) that heal when the call is redone later. */
 const TRANSIENT = /database is locked|could not serialize|deadlock|ConcurrencyException|TooManyRequests/i;
 const MAX_MESSAGE = 500;
+/**
+ * Tryton's access errors (`ir.msg_access_*`, `msg_*_rule_error`, a button of a group the user is
+ * not in): UserErrors, but a missing right of erp-sync's user, never a fault of the order. The
+ * client logs in with language `en`, so the texts are Tryton's English ones.
+ */
+const ACCESS_DENIED = /^You are not allowed to |^Calling button .* is not allowed/;
 
 function clip(text: string): string {
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
 
-/** A `{"error": ...}` reply (HTTP 200) as the error of its kind. */
-export function errorFromRpc(method: string, error: unknown): TrytonError {
+/** A `{"error": ...}` reply (HTTP 200) as the error of its kind; `url` names the server in access errors. */
+export function errorFromRpc(method: string, error: unknown, url?: string): TrytonError {
   const [kind, args] = Array.isArray(error) ? (error as unknown[]) : [error, undefined];
   const name = typeof kind === 'string' ? kind : JSON.stringify(kind);
   if (name === 'UserError' || name === 'UserWarning') {
@@ -17,6 +23,13 @@ export function errorFromRpc(method: string, error: unknown): TrytonError {
     const [message, description] = Array.isArray(args) ? (args as unknown[]) : [args, ''];
     const text = [message, description].filter((part) => typeof part === 'string' && part !== '');
     const reason = clip(text.join(' ') || name);
+    if (typeof message === 'string' && ACCESS_DENIED.test(message)) {
+      return new TrytonError(
+        'erp_permission',
+        `Tryton${url ? ` at ${url}` : ''} refused ${method}: a right of erp-sync's user is missing: ${reason}`,
+        { method, trytonError: name, reason },
+      );
+    }
     return new TrytonError('erp_rejected', `Tryton refused ${method}: ${reason}`, {
       method,
       trytonError: name,

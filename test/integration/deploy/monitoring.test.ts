@@ -106,6 +106,8 @@ describe('dashboard and alert rules against the real /metrics output', () => {
     expect(expressions.map((e) => e.where)).toEqual([
       'rule ErpSyncPipelineStale',
       'rule ErpSyncPaused',
+      'rule ErpSyncImportsHeld',
+      'rule ErpSyncJobsFailing',
       'rule ErpSyncRejectsRising',
       'rule ErpSyncOrderParkedTooLong',
       'rule ErpSyncRateLimited',
@@ -137,7 +139,7 @@ describe('dashboard and alert rules against the real /metrics output', () => {
 
   it('passes promtool check rules', () => {
     const { code, output } = promtool('check', 'rules', 'alerts.yml');
-    expect(output).toContain('SUCCESS: 6 rules found');
+    expect(output).toContain('SUCCESS: 8 rules found');
     expect(code).toBe(0);
   });
 

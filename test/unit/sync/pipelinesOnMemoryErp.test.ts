@@ -9,6 +9,7 @@ import { startSandbox } from '../../../src/sandbox/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 import { ERP_ORDERS_CHECKPOINT } from '../../../src/sync/erpOrders.js';
 import { FEEDBACK_CHECKPOINT } from '../../../src/sync/feedback.js';
+import { FAILURES_IN_A_ROW } from '../../../src/sync/failureStreak.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
 import type { SyncContext } from '../../../src/sync/types.js';
 import { MemoryErp, MemoryErpAdapter, type MemoryErpAdapterOptions } from '../../support/MemoryErpAdapter.js';
@@ -204,6 +205,25 @@ describe('ERP-origin orders over the memory ERP', () => {
     expect(await platformOrdersOf(world.api, 'MEM-2')).toHaveLength(1);
   });
 
+  it('fails the run when the platform does not answer the creates, and creates each order once when it does', async () => {
+    world = await startWorld({ seed: 'demo' });
+    await seedOrders(world);
+    world.sandbox.setFaults('error_rate=1,only=POST /orders');
+    const failed = await runPipeline('erp-orders', await world.context(), RUN);
+    expect(failed).toMatchObject({ applied: 0, failed: 2 });
+    expect(failed.error).toMatchObject({ code: 'api_server', kind: 'retryable' });
+    expect(failed.error?.message).toMatch(
+      /^2 order\(s\) not created on the platform, tried again next run: /,
+    );
+    expect(world.store.cursors.get(ERP_ORDERS_CHECKPOINT)).toBeNull();
+
+    world.sandbox.setFaults(null);
+    const healed = await runPipeline('erp-orders', await world.context(), RUN);
+    expect(healed.error).toBeUndefined();
+    expect(await platformOrdersOf(world.api, 'MEM-1')).toHaveLength(1);
+    expect(await platformOrdersOf(world.api, 'MEM-2')).toHaveLength(1);
+  });
+
   it('tells the ERP on the next run when telling failed, without creating the order again', async () => {
     world = await startWorld({ seed: 'demo' });
     await seedOrders(world);
@@ -229,6 +249,62 @@ describe('ERP-origin orders over the memory ERP', () => {
 });
 
 describe('orders and feedback over the memory ERP', () => {
+  async function placeOrders(w: World, n: number): Promise<number[]> {
+    const sku = await sellableSku(w.api);
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const order = await w.api.orders.create({
+        customer: { name: `Client ${i}`, email: `client${i}@example.ro` },
+        items: [{ sku, quantity: 1 }],
+      });
+      ids.push(order.id);
+    }
+    return ids;
+  }
+
+  it('fails the run when the ERP goes down mid-import, stops asking it after 3 failures in a row, and imports the rest next run', async () => {
+    world = await startWorld({ seed: 'demo' });
+    const before = await placeOrders(world, 2);
+    // The seed's own orders and these two: in.
+    expect((await runPipeline('orders', await world.context(), RUN)).error).toBeUndefined();
+    const orders = await placeOrders(world, 12);
+    const ctx = await world.context();
+    world.erp.down = true;
+    const calls = world.erp.count('importOrder');
+    const failed = await runPipeline('orders', ctx, RUN);
+    const asked = world.erp.count('importOrder') - calls;
+    // 3 in a row, plus what was already in flight beside them (orders.concurrency 4): not 12.
+    expect(asked).toBeGreaterThanOrEqual(FAILURES_IN_A_ROW);
+    expect(asked).toBeLessThanOrEqual(FAILURES_IN_A_ROW + 3);
+    expect(failed).toMatchObject({ applied: 0, failed: 12, extra: { notTried: 12 - asked } });
+    expect(failed.error).toMatchObject({ code: 'erp_unavailable', kind: 'retryable' });
+    expect(failed.error?.message).toMatch(
+      /^12 of 12 order\(s\) not imported, tried again next run; the import stopped after 3 failures in a row: the memory ERP is down/,
+    );
+    expect(orders.some((id) => world!.erp.imported.has(id))).toBe(false);
+
+    world.erp.down = false;
+    const healed = await runPipeline('orders', await world.context(), RUN);
+    expect(healed.error).toBeUndefined();
+    expect(healed.applied).toBe(12);
+    for (const id of [...before, ...orders]) expect(world.erp.imported.has(id)).toBe(true);
+  });
+
+  it('fails the run for one order the ERP could not take, while every other order goes in', async () => {
+    world = await startWorld({ seed: 'demo' });
+    expect((await runPipeline('orders', await world.context(), RUN)).error).toBeUndefined();
+    const orders = await placeOrders(world, 6);
+    world.erp.failNext.set('importOrder', 1);
+    const summary = await runPipeline('orders', await world.context(), RUN);
+    expect(summary).toMatchObject({ applied: 5, failed: 1 });
+    expect(summary.extra.notTried).toBeUndefined();
+    expect(summary.error?.message).toMatch(/^1 of 6 order\(s\) not imported, tried again next run: /);
+    const again = await runPipeline('orders', await world.context(), RUN);
+    expect(again).toMatchObject({ applied: 1, failed: 0 });
+    expect(again.error).toBeUndefined();
+    for (const id of orders) expect(world.erp.imported.has(id)).toBe(true);
+  });
+
   it('parks an order the ERP refuses and imports it once the cause is fixed', async () => {
     world = await startWorld({ seed: 'demo' });
     const sku = await sellableSku(world.api);

@@ -121,6 +121,38 @@ describe('driver errors by kind', () => {
     expect(mapped.message).toBe('the ERP database refused the stock query: relation "x" does not exist');
   });
 
+  it.each([
+    ['PostgreSQL insufficient privilege', { code: '42501' }],
+    ['MySQL table access denied', { code: 'ER_TABLEACCESS_DENIED_ERROR' }],
+    ['MySQL database access denied', { code: 'ER_DBACCESS_DENIED_ERROR' }],
+    ['SQL Server permission denied on an object', { number: 229 }],
+    ['SQLite read-only file', { code: 'SQLITE_READONLY' }],
+  ])('%s is a missing privilege naming the database, not retried and not fatal', (_, error) => {
+    const mapped = toSqlError(
+      Object.assign(new Error('permission denied for sequence erp_sync_orders_id_seq'), error),
+      'importing order 7 into erp_sync_orders',
+      'pg 127.0.0.1:5432/erp as erp_sync',
+    );
+    expect(mapped).toMatchObject({ code: 'erp_permission', retryable: false, fatal: false });
+    expect(mapped.message).toBe(
+      'the ERP database (pg 127.0.0.1:5432/erp as erp_sync) refused importing order 7 into erp_sync_orders: a privilege is missing: permission denied for sequence erp_sync_orders_id_seq',
+    );
+  });
+
+  it.each([
+    ['PostgreSQL unknown role', { code: '28000' }],
+    ['PostgreSQL wrong password', { code: '28P01' }],
+    ['MySQL access denied', { code: 'ER_ACCESS_DENIED_ERROR' }],
+    ['SQL Server login failed', { number: 18456 }],
+    ['tedious login failed', { code: 'ELOGIN' }],
+  ])('%s is a refused login (fatal)', (_, error) => {
+    const mapped = toSqlError(Object.assign(new Error('role "x" does not exist'), error), 'connecting', 'db');
+    expect(mapped).toMatchObject({ code: 'erp_auth', retryable: false, fatal: true });
+    expect(mapped.message).toBe(
+      'the ERP database (db) refused the login while connecting: role "x" does not exist',
+    );
+  });
+
   it('recognises a unique-key violation on every database', () => {
     for (const error of [
       { code: '23505' },

@@ -76,6 +76,24 @@ describe('Tryton errors by kind', () => {
     expect(JSON.stringify(error).length).toBeLessThan(1_000);
   });
 
+  it("an access error is a missing right of erp-sync's user (the order is not parked), naming the server", () => {
+    for (const message of [
+      'You are not allowed to create records of "Sale" because they fail on at least one of these rules:',
+      'You are not allowed to access "Party".',
+      'Calling button "quote on "sale.sale" is not allowed.',
+    ]) {
+      const error = errorFromRpc(
+        'model.sale.sale.create',
+        ['UserError', [message, '', null]],
+        'http://h:8000/erp/',
+      );
+      expect(error).toMatchObject({ code: 'erp_permission', retryable: false, fatal: false });
+      expect(error.message).toBe(
+        `Tryton at http://h:8000/erp/ refused model.sale.sale.create: a right of erp-sync's user is missing: ${message}`,
+      );
+    }
+  });
+
   it('a locked database or concurrent update heals; an unknown field is a programming error', () => {
     expect(errorFromRpc('m', ['database is locked', ''])).toMatchObject({
       code: 'erp_unavailable',
