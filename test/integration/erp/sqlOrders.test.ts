@@ -140,7 +140,10 @@ for (const client of ['pg', 'mysql'] as const) {
       try {
         const error = await caught(collect(adapter.stock()));
         expect(isErpSyncError(error) && error.code).toBe('erp_query');
-        expect((error as Error).message).toMatch(/^the ERP database refused the stock query: /);
+        const { host, port, database: name } = database.connection;
+        expect((error as Error).message).toContain(
+          `the ERP database (${client} ${host}:${port}/${name} as ${database.connection.user}) refused the stock query: `,
+        );
         expect((await adapter.importOrder(contractOrder(8001))).alreadyImported).toBe(false);
       } finally {
         await adapter.close();
