@@ -14,6 +14,7 @@ import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
+import { checkSqlDatabase } from './checkSqlDatabase.js';
 import { bindTimestamp, connectSql } from './connectSql.js';
 import { describeSqlDatabase } from './describeSqlDatabase.js';
 import { databaseNow, parseReadMark, readMarkReceipt, type SqlReadMark } from './sqlReadMark.js';
@@ -187,29 +188,9 @@ export class SqlErpAdapter implements ErpAdapter {
   /** Nothing to archive: a database read leaves nothing behind. */
   async commit(): Promise<void> {}
 
-  async check(): Promise<AdapterCheck> {
-    const c = this.config;
-    const where =
-      c.client === 'sqlite'
-        ? c.connection.filename
-        : `${c.connection.host}${c.connection.port ? `:${c.connection.port}` : ''}/${c.connection.database ?? ''}`;
-    const lines = [`${c.client} database ${where}`];
-    try {
-      await this.#db.raw('select 1 as ok');
-    } catch (error) {
-      return { ok: false, details: `${lines[0]}: ${toSqlError(error, 'connecting').message}` };
-    }
-    let ok = true;
-    const queries = Object.entries(c.queries).filter(([, sql]) => sql);
-    lines.push(`queries: ${queries.length ? queries.map(([name]) => name).join(', ') : 'none configured'}`);
-    for (const { table } of [c.staging.orders, c.staging.lines, c.staging.changes]) {
-      const exists = await this.#db.schema.hasTable(table).catch(() => false);
-      if (!exists) ok = false;
-      lines.push(
-        `staging table ${table}: ${exists ? 'present' : 'MISSING (erp-sync erp init-staging --apply)'}`,
-      );
-    }
-    return { ok, details: lines.join('\n') };
+  /** What a run will need, proven: see checkSqlDatabase. */
+  check(): Promise<AdapterCheck> {
+    return checkSqlDatabase(this.#db, this.config, this.#database, this.#staging);
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@ import type { ImportResult } from '../ErpAdapter.js';
 import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { OrderRefusedError } from '../OrderRefusedError.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
-import { isUniqueViolation, toSqlError } from './SqlErpError.js';
+import { isUniqueViolation, SqlQueryError, toSqlError } from './SqlErpError.js';
 import { queryRows } from './streamQuery.js';
 import { tableNames } from './stagingTables.js';
 
@@ -53,27 +53,75 @@ export class SqlOrderStaging {
   async updateOrder(order: PlatformOrder, change: OrderChange): Promise<void> {
     const c = this.#changes;
     const seq = change.seq ?? 0;
-    const row = {
-      [c.col('platform_order_id')]: order.id,
-      [c.col('erp_ref')]: change.erpRef,
-      [c.col('seq')]: seq,
-      [c.col('status')]: change.status ?? null,
-      [c.col('payment_status')]: change.paymentStatus ?? null,
-      [c.col('previous_status')]: change.previousStatus ?? null,
-      [c.col('previous_payment_status')]: change.previousPaymentStatus ?? null,
-      [c.col('created_at')]: new Date().toISOString(),
-    };
     try {
       const exists = await this.db(c.table)
         .first(c.col('id'))
         .where(c.col('platform_order_id'), order.id)
         .andWhere(c.col('seq'), seq);
       if (exists) return;
-      await this.db(c.table).insert(row);
+      await this.db(c.table).insert(this.#changeRow(order, change));
     } catch (error) {
       if (isUniqueViolation(error)) return;
       throw toSqlError(error, `recording change ${seq} of order ${order.id} in ${c.table}`, this.database);
     }
+  }
+
+  /**
+   * For `check`: what an import and a change write (a header, a line, a change row) and read back,
+   * in one transaction that is then rolled back, so every privilege they need is used for real
+   * (INSERT and SELECT on the three tables, PostgreSQL's USAGE on their id sequences) and nothing
+   * stays. Throws the database's refusal, naming the table; a table that kept a rolled-back row
+   * (not transactional: MySQL MyISAM) is an error too, and the row is removed when the role may.
+   */
+  async probeWrites(): Promise<void> {
+    const order = probeOrder();
+    const trx = await this.db.transaction();
+    let doing = `inserting into ${this.#orders.table}`;
+    try {
+      const id = await this.#insertHeader(trx, order);
+      doing = `inserting into ${this.#lines.table}`;
+      await trx(this.#lines.table).insert(this.#lineRows(id, order));
+      doing = `inserting into ${this.#changes.table}`;
+      await trx(this.#changes.table).insert(
+        this.#changeRow(order, { orderId: order.id, erpRef: String(id), seq: 1 }),
+      );
+      doing = `reading ${this.#orders.table}, ${this.#lines.table} and ${this.#changes.table}`;
+      await this.#probeReads(trx, id, order.id);
+    } catch (error) {
+      throw toSqlError(error, `${doing} (a test order, rolled back)`, this.database);
+    } finally {
+      await trx.rollback();
+    }
+    if ((await this.#find(order.id)) === undefined) return;
+    const o = this.#orders;
+    await this.db(o.table)
+      .where(o.col('platform_order_id'), order.id)
+      .delete()
+      .catch(() => undefined);
+    throw new SqlQueryError(
+      `the ERP database (${this.database ?? this.config.client}) kept a row of ${o.table} written in a rolled-back transaction: the staging tables must be transactional (MySQL: InnoDB); remove the order with platform_order_id ${order.id} if it is still there`,
+    );
+  }
+
+  async #probeReads(trx: Knex.Transaction, id: number, platformOrderId: number): Promise<void> {
+    const [o, l, c] = [this.#orders, this.#lines, this.#changes];
+    await trx(o.table).first(o.col('id')).where(o.col('platform_order_id'), platformOrderId);
+    await trx(l.table).count({ n: '*' }).where(l.col('order_id'), id);
+    await trx(c.table).first(c.col('id')).where(c.col('platform_order_id'), platformOrderId);
+  }
+
+  #changeRow(order: PlatformOrder, change: OrderChange): Record<string, unknown> {
+    const c = this.#changes;
+    return {
+      [c.col('platform_order_id')]: order.id,
+      [c.col('erp_ref')]: change.erpRef,
+      [c.col('seq')]: change.seq ?? 0,
+      [c.col('status')]: change.status ?? null,
+      [c.col('payment_status')]: change.paymentStatus ?? null,
+      [c.col('previous_status')]: change.previousStatus ?? null,
+      [c.col('previous_payment_status')]: change.previousPaymentStatus ?? null,
+      [c.col('created_at')]: new Date().toISOString(),
+    };
   }
 
   /**
@@ -191,4 +239,50 @@ export class SqlOrderStaging {
       });
     }
   }
+}
+
+/** `check`'s test order: a platform order id no platform hands out, rolled back anyway. */
+export const PROBE_ORDER_ID = -424242;
+
+function probeOrder(): PlatformOrder {
+  const now = new Date().toISOString();
+  return {
+    id: PROBE_ORDER_ID,
+    number: 'ERP-SYNC-CHECK',
+    status: 'new',
+    paymentStatus: 'unpaid',
+    currency: 'RON',
+    sourceOrderId: null,
+    customer: {
+      id: null,
+      name: 'erp-sync check',
+      email: null,
+      phone: null,
+      companyName: null,
+      cui: null,
+      regCom: null,
+    },
+    items: [
+      {
+        productId: null,
+        variantId: null,
+        sku: 'ERP-SYNC-CHECK',
+        name: 'erp-sync check',
+        quantity: 1,
+        unitPrice: 1,
+        taxRate: 19,
+        total: 1,
+      },
+    ],
+    subtotal: 1,
+    shippingTotal: 0,
+    discountTotal: 0,
+    taxTotal: 0,
+    total: 1,
+    awbNumber: null,
+    invoiceNumber: null,
+    createdAt: now,
+    updatedAt: now,
+    raw: { check: true },
+  };
 }

@@ -12,7 +12,7 @@ export const KNEX_CLIENTS: Record<SqlClient, string> = {
 
 /** A pool of connections to the ERP database; the driver is loaded only here (the adapter loads lazily). */
 export function connectSql(config: SqlErpConfig, logger?: Logger): Knex {
-  return knexFactory({
+  const db = knexFactory({
     // knex prints to the console by default, with the driver error's stack frames: we log the first
     // line only. A failed connection attempt is thrown to the caller too, which reports it once
     // (naming the database): here it is debug.
@@ -32,7 +32,19 @@ export function connectSql(config: SqlErpConfig, logger?: Logger): Knex {
     pool: config.client === 'sqlite' ? { min: 1, max: 1 } : { min: config.pool.min, max: config.pool.max },
     acquireConnectionTimeout: config.connectTimeoutMs,
     useNullAsDefault: config.client === 'sqlite',
+    // knex prefixes a failed query's error message with its SQL, the values spliced in by default
+    // (customer names and e-mails in a log line); without them, and taken off below.
+    compileSqlOnError: false,
   });
+  db.on('query-error', (error: unknown, query: { sql?: unknown }) => restoreDriverMessage(error, query.sql));
+  return db;
+}
+
+/** The driver's own message, without the `<sql> - ` knex put before it: the reason is what matters. */
+function restoreDriverMessage(error: unknown, sql: unknown): void {
+  if (!(error instanceof Error) || typeof sql !== 'string') return;
+  const prefix = `${sql} - `;
+  if (error.message.startsWith(prefix)) error.message = error.message.slice(prefix.length);
 }
 
 function firstLine(message: unknown): string {
