@@ -1,41 +1,40 @@
 import type { Knex } from 'knex';
 import { describeError } from '../../domain/errors.js';
 import type { AdapterCheck } from '../ErpAdapter.js';
-import { bindTimestamp } from './connectSql.js';
-import type { SqlClient, SqlErpConfig, SqlQueryName } from './sqlConfigSchema.js';
+import { QUERY_PARAMETERS, type SqlClient, type SqlErpConfig, type SqlQueryName } from './sqlConfigSchema.js';
+import { databaseClock, dayIn, sinceBinding, type DatabaseClock } from './sqlReadMark.js';
 import { toSqlError } from './SqlErpError.js';
 import type { SqlOrderStaging } from './SqlOrderStaging.js';
 import type { Bindings } from './streamQuery.js';
 
 /** Values a run binds, for `check` to bind the same types (nothing is written with them). */
-function sampleBindings(config: SqlErpConfig, name: SqlQueryName): Bindings {
-  switch (name) {
-    case 'stockChanges':
-    case 'pricesChanges':
-      return { since: bindTimestamp(config.client, new Date().toISOString()) };
-    case 'events':
-    case 'outgoingOrders':
-      return { after: config.initialCheckpoint };
-    case 'knownSku':
-      return { sku: 'ERP-SYNC-CHECK' };
-    case 'feedback':
-      return {
-        event_id: '0',
-        order_id: 0,
-        erp_ref: '0',
-        kind: 'shipped',
-        status: 'shipped',
-        awb_number: '0',
-        awb_courier: 'check',
-        invoice_series: 'CHK',
-        invoice_number: '0',
-      };
-    case 'outgoingOrderCreated':
-      return { source_order_id: '0', platform_order_id: 0 };
-    default:
-      return {};
+function sampleBindings(config: SqlErpConfig, name: SqlQueryName, clock: DatabaseClock | null): Bindings {
+  const bindings: Bindings = {};
+  for (const parameter of QUERY_PARAMETERS[name]) {
+    if (parameter === 'since' && clock)
+      bindings.since = sinceBinding(
+        config.client,
+        Date.parse(clock.now),
+        clock.offsetMinutes,
+        clock.offsetMinutes,
+      );
+    else if (parameter === 'today' && clock)
+      bindings.today = config.timeZone === 'database' ? clock.today : dayIn(config.timeZone, clock.now);
+    else bindings[parameter] = SAMPLE[parameter] ?? (parameter === 'after' ? config.initialCheckpoint : '0');
   }
+  return bindings;
 }
+
+/** Sample values of the order and feedback parameters; ids as text that reads as a number too. */
+const SAMPLE: Record<string, string | number> = {
+  sku: 'ERP-SYNC-CHECK',
+  order_id: 0,
+  platform_order_id: 0,
+  kind: 'shipped',
+  status: 'shipped',
+  awb_courier: 'check',
+  invoice_series: 'CHK',
+};
 
 /**
  * Runs one configured query or statement the way the database checks it without reading rows or
@@ -86,9 +85,22 @@ export async function checkSqlDatabase(
     ...Object.entries(config.statements).map(([name, sql]) => ({ kind: 'statement', name, sql })),
   ].filter((item): item is { kind: string; name: string; sql: string } => Boolean(item.sql));
   if (configured.length === 0) lines.push('queries: none configured');
+  // :since and :today as a run binds them: from the database's clock.
+  const clocked = configured.some(({ name }) =>
+    QUERY_PARAMETERS[name as SqlQueryName].some((p) => p === 'since' || p === 'today'),
+  );
+  let clock: DatabaseClock | null = null;
+  if (clocked) {
+    try {
+      clock = await databaseClock(db, config.client);
+    } catch (error) {
+      ok = false;
+      lines.push(`database clock: FAILS: ${describeError(error)}`);
+    }
+  }
   for (const { kind, name, sql } of configured) {
     try {
-      await probeSql(db, config.client, sql, sampleBindings(config, name as SqlQueryName));
+      await probeSql(db, config.client, sql, sampleBindings(config, name as SqlQueryName, clock));
       lines.push(`${kind} ${name}: runs`);
     } catch (error) {
       ok = false;
