@@ -24,7 +24,12 @@ function exampleErp(client: 'pg' | 'mysql'): {
   const { erp } = parseYaml(text) as {
     erp: { queries: Record<string, string>; statements: Record<string, string> };
   };
-  return { queries: erp.queries, statements: erp.statements };
+  // And a query for changes, so that check binds :since as a run does.
+  const stockChanges = erp.queries.stock!.replace(
+    'group by i.code',
+    'where i.changed_at > :since\ngroup by i.code',
+  );
+  return { queries: { ...erp.queries, stockChanges }, statements: erp.statements };
 }
 
 /** The grant statements docs/sql-adapter.md gives for this database, as written there. */
@@ -49,6 +54,7 @@ async function createSchema(db: Knex): Promise<void> {
     t.increments('id').primary();
     t.string('code', 64).notNullable().unique();
     t.decimal('vat', 5, 2).notNullable();
+    t.timestamp('changed_at').notNullable().defaultTo(db.fn.now());
   });
   await db.schema.createTable('stock_levels', (t) => {
     t.integer('item_id').unsigned().notNullable();
@@ -230,7 +236,7 @@ for (const kind of KINDS)
     it('passes check: every query and statement runs, an order is written into the staging tables and rolled back', async () => {
       const result = await runCli(['check', '--config', configFile], env());
       expect(result.stdout).toMatch(/^ok\s+ERP \(sql\): /m);
-      for (const name of ['stock', 'prices', 'knownSku', 'events'])
+      for (const name of ['stock', 'stockChanges', 'prices', 'knownSku', 'events'])
         expect(result.stdout).toContain(`query ${name}: runs`);
       expect(result.stdout).toContain('statement feedback: runs');
       expect(result.stdout).toContain(
