@@ -60,6 +60,14 @@ async function salesOf(ids: number[]): Promise<Map<number, string[]>> {
   return out;
 }
 
+/** One sale per order, confirmed (Tryton moves it on to processing in a task of its own, soon after). */
+function expectOneConfirmedSaleEach(sales: Map<number, string[]>): void {
+  for (const [id, states] of sales) {
+    expect(states, `order ${id}`).toHaveLength(1);
+    expect(['confirmed', 'processing'], `order ${id}`).toContain(states[0]);
+  }
+}
+
 describe('Tryton stops in the middle of an order import', { timeout: 240_000 }, () => {
   it('run-once exits 1 with one line naming Tryton and the cause, stops asking it, and the next run imports every order once', async () => {
     gate = await startRpcGate(tryton.url);
@@ -92,8 +100,7 @@ describe('Tryton stops in the middle of an order import', { timeout: 240_000 }, 
     });
     expect(up.code, up.stderr).toBe(0);
     expect(up.stderr).not.toContain('failed');
-    const sales = await salesOf(orders);
-    for (const [id, states] of sales) expect(states, `order ${id}`).toEqual(['processing']);
+    expectOneConfirmedSaleEach(await salesOf(orders));
     await gate.close();
   });
 
@@ -160,13 +167,17 @@ describe('Tryton stops in the middle of an order import', { timeout: 240_000 }, 
       gate.open();
       await eventually(
         'every order in Tryton',
-        async () => [...(await salesOf(orders)).values()].every((states) => states.length > 0),
+        // The third order's sale was created before Tryton stopped: it is finished, not created again.
+        async () =>
+          [...(await salesOf(orders)).values()].every((states) =>
+            states.some((state) => state === 'confirmed' || state === 'processing'),
+          ),
         90_000,
         500,
       );
       await eventually('the hold over', async () => (await metric('erp_sync_imports_held')) === 0);
       expect((await ready()).status).toBe(200);
-      for (const [id, states] of await salesOf(orders)) expect(states, `order ${id}`).toEqual(['processing']);
+      expectOneConfirmedSaleEach(await salesOf(orders));
       expect(daemon.stderr()).not.toMatch(STACK_TRACE);
     });
   });
