@@ -129,6 +129,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
         // Bull Board's read-only mode hides the buttons and refuses each write; refusing every
         // method that can write here too keeps a route it might not guard from changing a queue.
         if (readOnly) queues.addHook('onRequest', refuseWrites);
+        queues.addHook('onSend', withoutFontCdn);
         await queues.register(board.registerPlugin());
       },
       { prefix: '/queues' },
@@ -166,6 +167,22 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       return closing;
     },
   };
+}
+
+/**
+ * Bull Board's page loads its fonts from Google's CDN: a request to a third party from every
+ * operator's browser, and an error where the ops network has no way out. Without the link the
+ * page uses the browser's own sans-serif.
+ */
+async function withoutFontCdn(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  const type = reply.getHeader('content-type');
+  if (typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html'))
+    return payload;
+  return payload.replace(/<link\b[^>]*\bhref="https:\/\/fonts\.googleapis\.com\/[^>]*>/g, '');
 }
 
 async function refuseWrites(request: FastifyRequest, reply: FastifyReply): Promise<void> {

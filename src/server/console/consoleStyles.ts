@@ -69,6 +69,7 @@ th { font-size: 0.78rem; text-transform: uppercase; letter-spacing: 0.03em; colo
 tr:last-child td { border-bottom: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.wrap { overflow-wrap: anywhere; min-width: 12rem; }
+td.mono { overflow-wrap: anywhere; }
 tr.detail td { border-top: 0; padding-top: 0; color: var(--bad); font-size: 0.88rem; }
 .badge {
   display: inline-block; padding: 0.05rem 0.5rem; border-radius: 999px; font-size: 0.8rem; font-weight: 600;

@@ -89,7 +89,15 @@ export function ago(seconds: number): string {
 /** A value of a story: text, or JSON for an object. */
 export function shown(value: unknown): string {
   if (value === null || value === undefined) return 'none';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return JSON.stringify(value);
+  // `price 382.99, salePrice 325.54`: easier to read than JSON, and it wraps
+  return Object.entries(value)
+    .map(
+      ([key, field]) =>
+        `${key} ${typeof field === 'object' && field !== null ? JSON.stringify(field) : String(field)}`,
+    )
+    .join(', ');
 }
 
 /** Where a reject's row is: `stock.csv:12`, `stock query:3`, `product.product 7`, with the row when known. */

@@ -224,6 +224,11 @@ describe('the console', () => {
     expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(headers.get('cache-control')).toBe('no-store');
+    // Bull Board's page, offline: no font from a CDN
+    const board = await get(url, '/queues');
+    expect(board.status).toBe(200);
+    expect(board.text).toContain('static/js/');
+    expect(board.text).not.toContain('googleapis');
   });
 
   it('beyond loopback, every page of the console needs the dashboard password', async () => {
