@@ -231,6 +231,18 @@ describe('the console', () => {
     expect(board.text).not.toContain('googleapis');
   });
 
+  it('opens an item from the search box, and says what is wrong with a bad id or an empty SKU', async () => {
+    const url = await start({ readOnly: false });
+    const find = (query: string) => fetch(`${url}/explain?${query}`, { headers: auth(), redirect: 'manual' });
+    expect((await find('q=BAD-ROW&kind=sku')).headers.get('location')).toBe('/explain/sku?sku=BAD-ROW');
+    expect((await find('q=%2012%20&kind=order')).headers.get('location')).toBe('/explain/order?id=12');
+    expect((await find('q=A%26B%2FC&kind=sku')).headers.get('location')).toBe('/explain/sku?sku=A%26B%2FC');
+    const bad = await get(url, '/explain/order?id=12abc');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('a platform order id is a positive whole number, not &quot;12abc&quot;');
+    expect((await get(url, '/explain/sku?sku=%20')).status).toBe(400);
+  });
+
   it('beyond loopback, every page of the console needs the dashboard password', async () => {
     const url = await start({ readOnly: false });
     for (const path of ['/', '/fragments/overview', '/rejects', '/orders', '/explain/sku?sku=X']) {
