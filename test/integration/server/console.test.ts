@@ -202,7 +202,9 @@ describe('the console', () => {
     expect(overview).toContain('<strong>stock</strong>');
     // The adapter's own check: the database answers, the order staging tables are not there.
     expect(overview).toMatch(/sql\s*<span class="badge bad">check failed<\/span>/);
-    expect(overview).toContain('staging table erp_sync_orders: MISSING');
+    expect(overview).toContain(
+      'staging tables: NOT FOUND erp_sync_orders, erp_sync_order_lines, erp_sync_order_changes',
+    );
     expect(overview).toContain(`redis://:***@127.0.0.1:${redis.port}`);
     expect(overview).toMatch(/1 daemon\(s\)|0 daemon\(s\)/);
     const rejects = pages.get('/rejects?pipeline=stock&sku=BAD-ROW')!;
@@ -415,8 +417,9 @@ describe('the console', () => {
     try {
       const story = await get(url, `/explain/sku?sku=${goodSku}`);
       expect(story.status).toBe(200);
+      const { host, port, database: name, user } = database.connection;
       expect(story.text).toContain(
-        'could not be read: erp_query: the ERP database refused the stock query: relation &quot;erp_stock&quot; does not exist',
+        `could not be read: erp_query: the ERP database (pg ${host}:${port}/${name} as ${user}) refused the stock query: relation &quot;erp_stock&quot; does not exist`,
       );
       expect(story.text).not.toContain(DB_SECRET);
       expect(story.text).not.toMatch(/at .*\.ts:\d+/);
