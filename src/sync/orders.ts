@@ -2,7 +2,7 @@ import { fullOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
-import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
+import { importItemCounts, importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import { orderListPages, type ListedRecord, type UnreadableRecord } from './orderListPages.js';
 import { scanForUnseenOrders, type ScanResult } from './orderPoll.js';
@@ -163,8 +163,9 @@ async function importQueued(run: PipelineRun, ids: number[], listed: Map<number,
   const pool = createPool(ctx.config.orders.concurrency);
   const tally = (outcome: ImportOutcome) => {
     countExtra(summary, outcome);
-    if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
-    if (outcome === 'parked') summary.rejected += 1;
+    const counts = importItemCounts(outcome);
+    summary.applied += counts.applied ?? 0;
+    summary.rejected += counts.rejected ?? 0;
   };
   for (const id of ids) {
     if (options.signal?.aborted) break;
