@@ -233,10 +233,27 @@ export const pageMetaSchema = z.looseObject({
   last_page: z.number().int().optional(),
 });
 
-/** Bulk results: `updated` as a count or a list, `not_found` entries as strings, numbers or objects. */
+const notFoundEntry = z.union([z.string(), z.number(), z.looseObject({})]);
+
+/**
+ * Bulk results: `updated` as a count, a decimal string or a list (anything else is not counted:
+ * nothing depends on it); `not_found` entries as strings, numbers or objects, or a map keyed by
+ * SKU (`{"X-1": "not found"}`), read as its keys.
+ */
 export const bulkResultSchema = z.looseObject({
-  updated: z.union([z.number(), z.array(z.unknown())]).optional(),
-  not_found: z.array(z.union([z.string(), z.number(), z.looseObject({})])).nullish(),
+  updated: z
+    .unknown()
+    .optional()
+    .transform((value) =>
+      Array.isArray(value) || typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\d+$/.test(value)
+          ? Number(value)
+          : undefined,
+    ),
+  not_found: z
+    .union([z.array(notFoundEntry), z.record(z.string(), z.unknown()).transform((map) => Object.keys(map))])
+    .nullish(),
 });
 
 export type ApiVariant = z.infer<typeof apiVariantSchema>;

@@ -17,6 +17,14 @@ export interface GateProxy {
    * sent when released).
    */
   gate(when: (method: string, path: string) => boolean, stage: 'request' | 'answer'): Gate;
+  /**
+   * Rewrites the JSON answer of every request matching `when` (another platform's shape, from the
+   * sandbox's real answer); `null` stops rewriting.
+   */
+  rewrite(
+    when: ((method: string, path: string) => boolean) | null,
+    change?: (json: unknown) => unknown,
+  ): void;
   /** Requests forwarded, as `METHOD /path?query`. */
   requests: string[];
   close(): Promise<void>;
@@ -31,11 +39,16 @@ interface Pending {
 
 /**
  * A real HTTP proxy in front of an API v2 server (the sandbox) that can hold one request or one
- * answer until the test releases it: makes an interleaving of two pipelines deterministic.
+ * answer until the test releases it (makes an interleaving of two pipelines deterministic), and
+ * rewrite answers into another platform's shape.
  */
 export async function startGateProxy(targetBaseUrl: string): Promise<GateProxy> {
   const target = new URL(targetBaseUrl).origin;
   const gates: Pending[] = [];
+  let rewriter: {
+    when: (method: string, path: string) => boolean;
+    change: (json: unknown) => unknown;
+  } | null = null;
   const requests: string[] = [];
   const sockets = new Set<Socket>();
 
@@ -61,7 +74,8 @@ export async function startGateProxy(targetBaseUrl: string): Promise<GateProxy> 
         }
         const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
         const answer = await fetch(`${target}${req.url ?? '/'}`, { method, headers, body });
-        const text = await answer.text();
+        let text = await answer.text();
+        if (rewriter?.when(method, path) && text) text = JSON.stringify(rewriter.change(JSON.parse(text)));
         if (gate?.stage === 'answer') {
           gate.arrived();
           await gate.released;
@@ -93,6 +107,9 @@ export async function startGateProxy(targetBaseUrl: string): Promise<GateProxy> 
       const released = new Promise<void>((resolve) => (release = resolve));
       gates.push({ when, stage, arrived, released });
       return { reached, release };
+    },
+    rewrite(when, change) {
+      rewriter = when && change ? { when, change } : null;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

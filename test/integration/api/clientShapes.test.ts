@@ -59,6 +59,24 @@ describe('bulk results in every plausible shape', () => {
     expect((await client.products.bulkPrices([{ id: 1, price: 3 }])).updated).toBe(3);
   });
 
+  it('reads updated as a decimal string or an odd value (not counted), and not_found as a map keyed by SKU', async () => {
+    stub.handle(() => ({ json: { data: { updated: '2', not_found: { GONE: 'product not found' } } } }));
+    expect(
+      await client.products.bulkStock([
+        { sku: 'GONE', quantity: 1 },
+        { sku: 'A', quantity: 2 },
+      ]),
+    ).toEqual({
+      updated: 2,
+      notFound: [{ sku: 'GONE' }],
+    });
+    stub.handle(() => ({ json: { updated: { count: 1 }, not_found: null } }));
+    expect(await client.products.bulkStock([{ sku: 'A', quantity: 2 }])).toEqual({
+      updated: 0,
+      notFound: [],
+    });
+  });
+
   it('reads not_found as strings, numbers and objects', async () => {
     stub.handle(() => ({
       json: { data: { updated: 0, not_found: ['GONE', 99, { sku: 'X', variant_sku: 'X-L' }] } },

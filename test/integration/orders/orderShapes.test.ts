@@ -205,6 +205,35 @@ describe('feedback and erp-orders: plausible response shapes', () => {
     expect(await readdir(join(world.erpDir, 'outbox', 'results'))).toContain(`${platformId}-confirmed.json`);
   });
 
+  it('finds an ERP order whose POST answer cannot be read by source_order_id (created once), and creates the next one', async () => {
+    world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines' });
+    for (const id of ['PH-5', 'PH-6'])
+      await writeInboxOrder(world.erpDir, `${id}.json`, {
+        source_order_id: id,
+        customer_id: 3,
+        items: [{ sku: 'SKU-A', quantity: 1 }],
+      });
+    const { platform } = world;
+    // The platform creates PH-5 and answers in a shape of its own (no status, a state word).
+    platform.intercept(
+      (r) =>
+        r.method === 'POST' &&
+        r.path === '/orders' &&
+        (r.body as { source_order_id?: string }).source_order_id === 'PH-5',
+      () => ({ status: 201, json: { data: { id: Math.max(...platform.orders.keys()), state: 'accepted' } } }),
+      { applyFirst: true },
+    );
+    const run = await runErpOrders(await world.context(), RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(2);
+    expect(run.extra.foundExisting).toBe(1);
+    expect(platform.calls().filter((c) => c === 'POST /orders')).toHaveLength(2);
+    expect(platform.orders.size).toBe(2);
+    const ctx = await world.context();
+    expect(ctx.store.orders.outgoing.get('PH-5')).toMatchObject({ state: 'created', platformOrderId: 1 });
+    expect(ctx.store.orders.outgoing.get('PH-6')).toMatchObject({ state: 'created', platformOrderId: 2 });
+  });
+
   it('finds an ERP order whose POST answer was lost by source_order_id, in a summary list where its record is odd: created once', async () => {
     world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines', writeAnswer: 'summary' });
     await writeInboxOrder(world.erpDir, 'PH-2.json', {
