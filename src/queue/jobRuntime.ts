@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiOrder } from '../api/schemas.js';
-import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { ItemCounts, RunOptions, RunSummary, SyncContext } from '../sync/types.js';
 import type { ImportHold } from './importHold.js';
 import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
 import type { JobFailure } from './runFailure.js';
@@ -22,6 +22,8 @@ export interface JobRuntime {
   recordJobFailure(queue: QueueName, failure: JobFailure): void;
   /** Holds the order imports while the ERP fails them in a row. */
   imports: ImportHold;
+  /** Items handled outside a run (an import job's order), counted with the pipeline's items. */
+  recordItems(pipeline: PipelineName, counts: ItemCounts): void;
   /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
   enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
   /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */

@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/index.js';
-import { importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
+import { importItemCounts, importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
 import { classifyFailure } from '../sync/runFailure.js';
 import { bindRun } from '../sync/runInFrame.js';
 import { handleFailure } from './handleFailure.js';
@@ -47,6 +47,7 @@ export const orderImportJob = {
     try {
       const { orderId, listed } = job.data;
       const outcome = await importPlatformOrder(ctx, orderId, listed);
+      runtime.recordItems('orders', importItemCounts(outcome));
       if (ANSWERED.has(outcome)) runtime.imports.succeeded();
       return { orderId, outcome };
     } catch (error) {
