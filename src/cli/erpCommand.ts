@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
+import { ERP_CHANGES } from '../erp/ErpWatch.js';
 import { createLogger } from '../logger.js';
+import { pipelineOfErpChange } from '../sync/pipelineOfErpChange.js';
 
 const EXIT_USAGE = 64;
 
@@ -42,4 +44,50 @@ export function registerErpCommand(program: Command): void {
         process.exitCode = EXIT_USAGE;
       }
     });
+  erp
+    .command('notify-trigger')
+    .description('print the PostgreSQL trigger that announces changes of a table to the daemon (erp.listen)')
+    .requiredOption(
+      '--table <table>',
+      'the ERP table whose changes the pipeline reads (schema.table allowed)',
+    )
+    .requiredOption(
+      '--pipeline <pipeline>',
+      `the pipeline that reads it: ${WATCHED_PIPELINES.map(([pipeline]) => pipeline).join(', ')}`,
+    )
+    .option('--channel <channel>', 'the LISTEN channel (default: erp.listen.channel, else erp_sync)')
+    .action(async (options: { table: string; pipeline: string; channel?: string }, command: Command) => {
+      const change = WATCHED_PIPELINES.find(([pipeline]) => pipeline === options.pipeline)?.[1];
+      if (!change) {
+        process.stderr.write(
+          `erp-sync erp notify-trigger: --pipeline must be one of ${WATCHED_PIPELINES.map(([p]) => p).join(', ')}\n`,
+        );
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
+      const file = command.optsWithGlobals<{ config?: string }>().config ?? process.env.ERP_SYNC_CONFIG;
+      const erpConfig = file
+        ? loadConfig({
+            file,
+            overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-erp-commands' } },
+          }).erp
+        : undefined;
+      const configured = erpConfig?.type === 'sql' ? erpConfig.listen?.channel : undefined;
+      const channel = options.channel ?? configured ?? 'erp_sync';
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) {
+        process.stderr.write(
+          `erp-sync erp notify-trigger: --channel must be a lower-case PostgreSQL identifier\n`,
+        );
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
+      const { notifyTriggerSql } = await import('../erp/sql/notifyTrigger.js');
+      process.stdout.write(notifyTriggerSql({ table: options.table, change, channel }));
+    });
 }
+
+/** Each pipeline that reads the ERP, with the change its trigger announces. */
+const WATCHED_PIPELINES = ERP_CHANGES.flatMap((change) => {
+  const pipeline = pipelineOfErpChange(change);
+  return pipeline ? [[pipeline, change] as const] : [];
+});

@@ -1,4 +1,4 @@
-import type { ErpWatch } from '../erp/ErpWatch.js';
+import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -34,6 +34,8 @@ export interface DaemonOptions {
   /** Items an import job handled (the orders poll only hands them over). */
   onItems?: (pipeline: PipelineName, counts: ItemCounts) => void;
   onPausedChange?: (paused: boolean) => void;
+  /** The ERP watch (instant triggers) started, lost its connection or resumed. */
+  onWatchState?: (state: ErpWatchState) => void;
 }
 
 export interface Daemon {
@@ -210,6 +212,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         new Set(enabledPipelines(config.schedules)),
         (pipeline) => trigger(pipeline, 'watch'),
         log,
+        (state) => options.onWatchState?.(state),
       );
       // A catch-up run of every enabled pipeline at start ("off" means never, not even now).
       for (const pipeline of enabledPipelines(config.schedules)) {
