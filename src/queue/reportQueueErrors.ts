@@ -13,15 +13,16 @@ export interface QueueErrorReporter {
 }
 
 export interface QueueErrorReporterOptions {
-  /** The same error of the same source is logged again after this long, with how often it came meanwhile. */
+  /** A source's errors are logged again after this long, with how many came meanwhile. */
   repeatMs?: number;
 }
 
 /**
  * Each connection, queue and worker emits an `error` per reconnect attempt (every 200 ms to 5 s
- * while Redis is away): the first one of each source is logged at warn with the Redis address
- * (password masked), repeats of the same message are counted and logged once per `repeatMs`, and
- * a connection that is ready again says so at info. A job that stalled (its worker's process died
+ * while Redis is away, its message changing from a reset to a refusal): the first one of each
+ * source is logged at warn with the Redis address (password masked), the source's further errors
+ * are counted and logged once per `repeatMs`, and a connection that is ready again says so at info
+ * (and the next error of any source is news again). A job that stalled (its worker's process died
  * or its lock was lost) is a warning too: BullMQ runs it again, which an operator should know.
  */
 export function reportQueueErrors(
@@ -34,26 +35,22 @@ export function reportQueueErrors(
   const seen = new Map<string, { at: number; repeated: number }>();
 
   const report = (source: string, message: string, error: Error): void => {
-    const key = `${source}\n${error.message}`;
     const now = Date.now();
-    const last = seen.get(key);
+    const last = seen.get(source);
     if (last && now - last.at < repeatMs) {
       last.repeated += 1;
       return;
     }
-    seen.set(key, { at: now, repeated: 0 });
+    seen.set(source, { at: now, repeated: 0 });
     logger.warn(
       { redis, source, err: error.message, ...(last?.repeated ? { repeated: last.repeated } : {}) },
       message,
     );
   };
+  /** Whether this connection had reported errors; the queues and workers start afresh too (they have no 'ready'). */
   const recovered = (source: string): boolean => {
-    let had = false;
-    for (const key of [...seen.keys()])
-      if (key.startsWith(`${source}\n`)) {
-        seen.delete(key);
-        had = true;
-      }
+    const had = seen.delete(source);
+    for (const key of [...seen.keys()]) if (!key.endsWith(' connection')) seen.delete(key);
     return had;
   };
 
