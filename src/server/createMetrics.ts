@@ -54,6 +54,11 @@ export interface Metrics {
   recordJobFailure(queue: string, code: string): void;
   /** Order imports held because the ERP failed the last ones in a row. */
   setImportsHeld(held: boolean): void;
+  /**
+   * The ERP watch (instant triggers) sees changes (true) or lost its connection (false); the
+   * gauge is absent in a daemon whose adapter has no watch.
+   */
+  setErpWatching(watching: boolean): void;
   /** The text exposition for `/metrics`. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -125,6 +130,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
   importsHeld.set(0);
+  let erpWatch: Gauge | undefined;
   function countItems(pipeline: string, counts: ItemCounts): void {
     for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
       const value = counts[field];
@@ -160,6 +166,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     setImportsHeld(value) {
       importsHeld.set(value ? 1 : 0);
+    },
+    setErpWatching(value) {
+      erpWatch ??= new Gauge({
+        name: 'erp_sync_erp_watch_up',
+        help: '1 while the ERP watch reports changes at once (drop folder, PostgreSQL LISTEN), 0 while it is lost and the schedules alone run the pipelines',
+        registers: [registry],
+      });
+      erpWatch.set(value ? 1 : 0);
     },
     render: () => registry.metrics(),
   };
