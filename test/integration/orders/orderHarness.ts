@@ -46,7 +46,10 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
       deadlineMs: 20_000,
       ...(options.config?.api as object | undefined),
     },
-    erp: { type: 'file', path: join(dir, 'erp'), ...(options.config?.erp as object | undefined) },
+    // Another adapter (another erp.type) as configured; else the file adapter in DIR/erp.
+    erp: ['file', undefined].includes((options.config?.erp as { type?: string } | undefined)?.type)
+      ? { type: 'file', path: join(dir, 'erp'), ...(options.config?.erp as object | undefined) }
+      : options.config!.erp,
   };
   const config = parseConfig(raw);
   // The adapter refuses a missing drop folder (a mistyped erp.path must not swallow orders).
@@ -54,7 +57,7 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
   const configPath = join(dir, 'config.json');
   await writeFile(configPath, JSON.stringify(raw));
   const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
-  const opened: { store: Store; client: ApiClient }[] = [];
+  const opened: { store: Store; client: ApiClient; erp?: ErpAdapter }[] = [];
   return {
     sandbox,
     dir,
@@ -71,14 +74,17 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
         deadlineMs: cfg.api.deadlineMs,
       });
       const store = openStore(cfg.store.path);
-      opened.push({ store, client });
+      const entry: (typeof opened)[number] = { store, client };
+      opened.push(entry);
       const erp: ErpAdapter = await openErpAdapter(cfg.erp, silentLogger());
+      entry.erp = erp;
       return { client, erp, store, config: cfg, logger: silentLogger() };
     },
     async close() {
-      for (const { store, client } of opened) {
+      for (const { store, client, erp } of opened) {
         store.close();
         await client.close();
+        await erp?.close();
       }
       await api.close();
       await sandbox.close();
