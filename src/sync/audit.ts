@@ -108,12 +108,16 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
   };
   const since = (from: number): number => (performance.now() - from) / 1000;
   if (options.collectFixes) report.fixes = {};
+  /** Counts a finding and keeps it in the report while there is room; true when kept. */
   const found = (finding: AuditFinding): boolean => {
     report.counts[finding.kind] += 1;
     report.drift += 1;
-    if (report.findings.length < options.max) report.findings.push(finding);
-    else report.truncated = true;
-    return !report.truncated;
+    if (report.findings.length < options.max) {
+      report.findings.push(finding);
+      return true;
+    }
+    report.truncated = true;
+    return false;
   };
   const scratch = new ScratchTable();
   try {
