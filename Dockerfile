@@ -4,10 +4,10 @@
 # `docker run IMAGE status` (check, sync, jobs, sandbox ...) any other sub-command.
 # See docs/operations.md.
 #
-# Node 22 LTS, not 24: better-sqlite3 12 (the last major that still supports Node 20, which the
-# project keeps supporting) aborts the process on Node >= 24.19 when the garbage collector
-# finalizes a statement ("Assertion failed: (env) != nullptr", see docs/operations.md).
-ARG NODE_IMAGE=node:22-bookworm-slim
+# NODE_VERSION is the project's Node.js, the one in .nvmrc (CI and developers run the same; see
+# docs/operations.md "Node.js version").
+ARG NODE_VERSION=24.21.0
+ARG NODE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 
 # ---- build: compile TypeScript, then keep only the production dependencies ----
 FROM ${NODE_IMAGE} AS build
@@ -63,7 +63,7 @@ COPY --from=build /app/config/sample ./config/sample
 COPY --chmod=0755 deploy/docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 COPY --chmod=0755 deploy/healthcheck.sh /usr/local/bin/erp-sync-healthcheck
 COPY --chmod=0644 deploy/config.docker.yaml /etc/erp-sync/config.yaml
-# bin/erp-sync.js runs dist/cli/main.js (tsx, a dev dependency, is only its fallback without dist).
+# bin/erp-sync.js runs dist/cli/main.js: the image has no src/ (bin/erp-sync.js explains the rule).
 RUN ln -s /app/bin/erp-sync.js /usr/local/bin/erp-sync
 USER erp-sync
 WORKDIR /data

@@ -284,9 +284,12 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
 
   it('builds in a build stage and runs as a non-root user with a /data volume, health check and entrypoint', () => {
     const froms = instructions.filter((i) => i.keyword === 'FROM').map((i) => i.args);
-    const argDefault = instructions.find((i) => i.keyword === 'ARG' && i.args.startsWith('NODE_IMAGE='));
-    // Node 22 LTS: better-sqlite3 12 aborts on Node >= 24.19 (docs/operations.md)
-    expect(argDefault?.args).toBe('NODE_IMAGE=node:22-bookworm-slim');
+    const argDefault = (name: string) =>
+      instructions.find((i) => i.keyword === 'ARG' && i.args.startsWith(`${name}=`))?.args;
+    // The project's Node.js is the one of .nvmrc
+    const nodeVersion = readFileSync(join(PROJECT_ROOT, '.nvmrc'), 'utf8').trim();
+    expect(argDefault('NODE_VERSION')).toBe(`NODE_VERSION=${nodeVersion}`);
+    expect(argDefault('NODE_IMAGE')).toBe('NODE_IMAGE=node:${NODE_VERSION}-bookworm-slim');
     expect(froms).toEqual(['${NODE_IMAGE} AS build', '${NODE_IMAGE} AS runtime']);
     const buildRuns = instructions
       .filter((i) => i.stage === 'build' && i.keyword === 'RUN')
