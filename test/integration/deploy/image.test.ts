@@ -370,7 +370,8 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       ...(parseYaml(readFileSync(join(PROJECT_ROOT, 'deploy/config.docker.yaml'), 'utf8')) as object),
       api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
     });
-    expect(config.server).toEqual({ host: '0.0.0.0', port: 9464 });
+    // dashboard.readOnly unset: the console and Bull Board are read-only, as beyond loopback by default
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 9464, dashboard: {} });
     expect(imageEnv().ERP_SYNC_HEALTH_URL).toBe(`http://127.0.0.1:${config.server.port}/healthz`);
     // the same file with the container's /data moved into the temp root, on a free port
     const imageConfig = inRoot('/etc/erp-sync/config.yaml');
