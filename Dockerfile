@@ -8,28 +8,29 @@
 # a registry. The only images it needs are the two below; without a registry,
 # deploy/build-base-images.sh makes them locally under these names.
 #
-# The Node version is the one in .nvmrc; NODE_IMAGE's default names it (test/image/smoke.sh
-# refuses to build when they differ).
-ARG NODE_IMAGE=node:22.23.3-bookworm-slim
+# NODE_VERSION is the project's Node.js, the one in .nvmrc (CI and developers run the same; see
+# docs/operations.md "Node.js version"; test/image/smoke.sh refuses to build when they differ).
+ARG NODE_VERSION=24.21.0
+ARG NODE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 # The runtime stage: Debian without Node, npm, headers or compilers; node comes from the build stage.
 ARG DEBIAN_IMAGE=debian:bookworm-slim
 
 # ---- build: compile TypeScript, then keep only what the runtime loads ----
 FROM ${NODE_IMAGE} AS build
 # The runtime stage copies this stage's node: without its symbol table and debug information (18
-# of 125 MB; native modules link against its dynamic symbols, which stay). Everything below, the
+# of its 127 MB; native modules link against its dynamic symbols, which stay). Everything below, the
 # native module's build included, runs on the stripped binary.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/* \
   && strip /usr/local/bin/node \
   && node --version
-# better-sqlite3's install script downloads a prebuilt binary from GitHub, and node-gyp the Node
-# headers from nodejs.org: a build host may reach neither (only the npm registry). So it compiles
-# from source (python3, make, g++ above) against the headers that the node image carries in
-# /usr/local/include/node: the same build wherever the image is built.
-ENV npm_config_build_from_source=better-sqlite3 \
-  npm_config_nodedir=/usr/local
+# better-sqlite3 has a binding.gyp, so npm runs `node-gyp rebuild` at install: gyp (python3) and
+# make run even when the package's own binary fits this platform (linux x64 and arm64: then
+# nothing compiles), and on any other platform g++ compiles SQLite. Either way node-gyp wants the
+# Node headers, which it downloads from nodejs.org unless npm_config_nodedir names them: a build
+# host may reach only the npm registry, and the node image carries them in /usr/local/include/node.
+ENV npm_config_nodedir=/usr/local
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -38,10 +39,11 @@ RUN npm ci --no-audit --no-fund
 # Bull Board uses), so --omit=dev alone would ship it; the optional msgpackr-extract is only a
 # faster native codec that msgpackr replaces with plain JavaScript.
 # Then what node never loads (about 100 MB): source maps, type declarations, TypeScript sources,
-# Markdown, the test, example, benchmark and docs folders of each package, better-sqlite3's build
-# tree but its module (the SQLite sources, object files), and @azure/msal-browser, which only
-# @azure/identity's browser build imports (tedious -> @azure/identity). Every production
-# dependency must still load after that, and the store's native module open a database.
+# Markdown, the test, example, benchmark and docs folders of each package, better-sqlite3's
+# binaries for other platforms and its SQLite sources (only the module it loads here stays), and
+# @azure/msal-browser, which only @azure/identity's browser build imports (tedious ->
+# @azure/identity). Every production dependency must still load after that, and the store's
+# native module open a database.
 RUN mkdir /prod && cp -a package.json package-lock.json node_modules /prod/ \
   && cd /prod \
   && npm prune --omit=dev --omit=optional --no-audit --no-fund \
@@ -51,8 +53,12 @@ RUN mkdir /prod && cp -a package.json package-lock.json node_modules /prod/ \
   -regex '(.*/)?node_modules/(@[^/]+/)?[^/@][^/]*/(test|tests|__tests__|examples?|benchmarks?|docs|\.github)' \
   -prune -exec rm -rf {} + \
   && rm -rf node_modules/@types node_modules/@azure/msal-browser \
-  && (cd node_modules/better-sqlite3 && rm -rf deps src \
-  && find build -mindepth 1 -not -path build/Release -not -path build/Release/better_sqlite3.node -delete) \
+  && (cd node_modules/better-sqlite3 \
+  && used=$(node -p "require('./lib/binding.js').getBinding(); \
+  Object.keys(require.cache).find((file) => file.endsWith('.node'))") \
+  && rm -rf deps src \
+  && find . -type f \( -name '*.node' -o -path './build/*' \) -not -samefile "$used" -delete \
+  && find . -type d -empty -delete) \
   && node --input-type=module -e "import { readFileSync } from 'node:fs'; \
   const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8')); \
   for (const name of Object.keys(dependencies)) await import(name); \
@@ -98,8 +104,8 @@ COPY config/sample ./config/sample
 COPY deploy/docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 COPY deploy/healthcheck.sh /usr/local/bin/erp-sync-healthcheck
 COPY deploy/config.docker.yaml /etc/erp-sync/config.yaml
-# Modes set here, not by COPY --chmod (BuildKit only); bin/erp-sync.js runs dist/cli/main.js (tsx,
-# a dev dependency, is only its fallback without dist).
+# Modes set here, not by COPY --chmod (BuildKit only). bin/erp-sync.js runs dist/cli/main.js: the
+# image has no src/ (bin/erp-sync.js explains the rule).
 RUN chmod 0755 /usr/local/bin/docker-entrypoint.sh /usr/local/bin/erp-sync-healthcheck \
   && chmod 0644 /etc/erp-sync/config.yaml \
   && ln -s /app/bin/erp-sync.js /usr/local/bin/erp-sync \

@@ -1,29 +1,39 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (npm run build) when it is at least as new as the sources, else the
-// TypeScript sources through tsx: in a checkout, an edit is never hidden behind a stale dist/.
-// An installed package or the Docker image has no src/ and always runs dist/.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// Runs erp-sync. A checkout (the TypeScript sources and the dev dependency tsx are there) runs the
+// sources through tsx, so an edit counts at once and no build can go stale; an installed copy (the
+// Docker image, an npm-installed package, a host install after `npm prune --omit=dev`: no src/ or
+// no tsx) runs the compiled dist/. Two existence checks decide, nothing is walked or compared.
+import { existsSync, readFileSync } from 'node:fs';
+import module from 'node:module';
 import { dirname, join } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const compiled = join(root, 'dist', 'cli', 'main.js');
-const sources = join(root, 'src');
 
-/** The newest modification time of the files under dir (0 when there is no such folder). */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of existsSync(dir) ? readdirSync(dir, { withFileTypes: true }) : []) {
-    const path = join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
+// An older Node fails later and worse (better-sqlite3 13 needs Node-API 10: a segfault on Node 20),
+// so say it first, in the words of package.json's engines (">=22.22.0"). Exit 78: a deployment
+// fault, which the systemd unit does not restart.
+const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const floor = /(\d+)\.(\d+)\.(\d+)/.exec(engines.node).slice(1).map(Number);
+const current = process.versions.node.split('.').map(Number);
+const older = floor.findIndex((part, i) => current[i] !== part);
+if (older !== -1 && current[older] < floor[older]) {
+  process.stderr.write(
+    `erp-sync needs Node.js ${engines.node}; this is ${process.version} (see README, Quick start)\n`,
+  );
+  process.exit(78);
 }
 
-if (existsSync(compiled) && newest(sources) <= statSync(compiled).mtimeMs) {
-  await import(pathToFileURL(compiled).href);
-} else {
+// V8's code cache on disk (in the system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it
+// off): a start after the first one compiles none of the modules it loads again.
+module.enableCompileCache();
+
+const sources = join(root, 'src', 'cli', 'main.ts');
+if (existsSync(sources) && existsSync(join(root, 'node_modules', 'tsx', 'package.json'))) {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(pathToFileURL(join(sources, 'cli', 'main.ts')).href);
+  await import(pathToFileURL(sources).href);
+} else {
+  await import(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
 }

@@ -134,6 +134,9 @@ export class HttpTransport implements Transport {
     this.#keepAlive = options.keepAlive ?? true;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#agent = new Agent({
+      // HTTP/1.1 only (undici 8 would negotiate HTTP/2 over TLS): the socket bound, keep-alive and
+      // the mapping of wire failures to "not sent" or "outcome unknown" are HTTP/1.1 semantics.
+      allowH2: false,
       connections: options.maxSockets ?? 10,
       pipelining: this.#keepAlive ? 1 : 0,
       keepAliveTimeout: 4_000,

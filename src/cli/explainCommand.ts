@@ -140,6 +140,11 @@ function erpNowLines(now: OrderStory['erpNow'], bornInErp: boolean): string[] {
   return [`ERP now:  ${erpRef} at ${place}, since ${at ?? '?'}${more.length ? `; ${more.join(', ')}` : ''}`];
 }
 
+/** The SKU's story with the daemon's push jobs carrying it, as `explain sku` and the console show it. */
+export async function explainSkuWithJobs(ctx: SyncContext, sku: string): Promise<SkuStory> {
+  return withSkuJobs(await explainSku(ctx, sku), await jobsCarryingSku(ctx.config.redis, sku));
+}
+
 /** 0 in step, 1 anything to see (pending, blocked, unknown id), 2 the platform or the ERP could not be read. */
 export function explainExitCode(state: string, couldNotRead: boolean): number {
   if (couldNotRead) return 2;
@@ -180,10 +185,7 @@ export function registerExplainCommand(program: Command): void {
       const globals = command.optsWithGlobals<{ config?: string }>();
       process.exitCode = await withContext(globals.config, async (ctx) => {
         const wanted = sku.trim();
-        const story = withSkuJobs(
-          await explainSku(ctx, wanted),
-          await jobsCarryingSku(ctx.config.redis, wanted),
-        );
+        const story = await explainSkuWithJobs(ctx, wanted);
         process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatSkuStory(story));
         return explainExitCode(story.verdict.state, !story.platform.read || !story.erp.read);
       });

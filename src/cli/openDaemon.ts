@@ -5,11 +5,12 @@ import { createMetrics, DASHBOARD_PASSWORD_ENV, startOpsServer, type Metrics } f
 import { storeMetricsReader } from '../server/storeMetricsReader.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runPipeline } from '../sync/runPipeline.js';
+import { consoleSources } from './consoleSources.js';
 import type { RunSummary } from '../sync/types.js';
 
 /** The daemon with its ops server listening: `start()` connects to Redis and runs the workers and schedules. */
 export interface OpenDaemon {
-  /** The ops server's URL (`/healthz`, `/readyz`, `/metrics`, Bull Board at `/queues`). */
+  /** The ops server's URL (the console at `/`, `/healthz`, `/readyz`, `/metrics`, Bull Board at `/queues`). */
   readonly url: string;
   start(): Promise<void>;
   /** Stops the schedules, lets running jobs finish within shutdownGraceSeconds, closes everything. */
@@ -60,6 +61,8 @@ export async function openDaemon(
       queues: daemon.queues,
       dashboardPassword: process.env[DASHBOARD_PASSWORD_ENV],
       logger,
+      console: consoleSources(config, ctx, daemon.queues),
+      readOnly: config.server.dashboard.readOnly,
     });
   } catch (error) {
     await daemon.close().catch(() => undefined);

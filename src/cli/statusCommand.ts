@@ -86,7 +86,7 @@ export function buildStatusReport(store: Store): StatusReport {
  * A run recorded as running whose process is gone (killed, the host rebooted) was interrupted:
  * nothing will finish it. A process of another host is taken as alive.
  */
-function runState(run: SyncRun): string {
+export function runState(run: SyncRun): string {
   return run.status === 'running' && run.owner && processIsGone(run.owner) ? 'interrupted' : run.status;
 }
 

@@ -59,8 +59,18 @@ export const serverSchema = z
   .strictObject({
     host: z.string().min(1).default('127.0.0.1'),
     port: z.number().int().min(0).max(65_535).default(9464),
+    /** The console at `/` and Bull Board at `/queues`. */
+    dashboard: z
+      .strictObject({
+        /**
+         * Show only: Bull Board without retry/clean/remove, the console without its actions.
+         * Absent: true beyond loopback, false on a loopback host.
+         */
+        readOnly: z.boolean().optional(),
+      })
+      .default({}),
   })
-  .default({ host: '127.0.0.1', port: 9464 });
+  .default({ host: '127.0.0.1', port: 9464, dashboard: {} });
 
 /** How the queues behave; every field has a default an operator rarely changes. */
 export const queueSchema = z

@@ -2,9 +2,11 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Queue } from 'bullmq';
-import { fastify, type FastifyInstance } from 'fastify';
+import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from '../logger.js';
 import { basicAuth } from './basicAuth.js';
+import type { ConsoleSources } from './console/ConsoleSources.js';
+import { registerConsole } from './console/registerConsole.js';
 import { QUEUE_STATES, type Metrics } from './createMetrics.js';
 import { isLoopbackHost } from './isLoopbackHost.js';
 import { LoopLagMonitor } from './LoopLagMonitor.js';
@@ -35,6 +37,13 @@ export interface OpsServerOptions {
   logger: Logger;
   /** /healthz turns 503 when the event loop lagged more than this within the last 10 s. Default 5 s. */
   maxLoopLagMs?: number;
+  /** The operator's console at `/` (absent: none). */
+  console?: ConsoleSources;
+  /**
+   * `server.dashboard.readOnly`: Bull Board without retry/clean/remove and the console without
+   * actions. Absent: read-only beyond loopback, not on a loopback host.
+   */
+  readOnly?: boolean | undefined;
 }
 
 export interface OpsServer {
@@ -46,11 +55,17 @@ export interface OpsServer {
 /** Bounds a queue-count refresh: a scrape while Redis is away must still answer, with the last counts. */
 const QUEUE_COUNT_TIMEOUT_MS = 1_000;
 
+/** Whether the dashboards may change anything: as set, else only on a loopback host. */
+export function dashboardReadOnly(host: string, setting: boolean | undefined): boolean {
+  return setting ?? !isLoopbackHost(host);
+}
+
 /**
  * The ops server: `/healthz` (alive, event loop responsive), `/readyz` (the daemon's readiness
- * with reasons), `/metrics` (Prometheus) and Bull Board at `/queues`. Beyond loopback, /metrics
- * and /queues need basic auth with the dashboard password, and the server refuses to start
- * without one.
+ * with reasons), `/metrics` (Prometheus), Bull Board at `/queues` and the console at `/`. Beyond
+ * loopback, everything but health and readiness needs basic auth with the dashboard password, the
+ * server refuses to start without one, and the dashboards are read-only unless
+ * `server.dashboard.readOnly` is false.
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
   const host = options.host ?? DEFAULT_OPS_HOST;
@@ -65,15 +80,23 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   const log = options.logger.child({ module: 'server' });
   const lag = new LoopLagMonitor();
   const maxLagMs = options.maxLoopLagMs ?? 5_000;
+  const readOnly = dashboardReadOnly(host, options.readOnly);
   const app = fastify({ logger: false });
+  const health = () => {
+    const eventLoopLagMs = Math.round(lag.maxLagMs());
+    return {
+      healthy: eventLoopLagMs <= maxLagMs,
+      eventLoopLagMs,
+      uptimeSeconds: Math.round(process.uptime()),
+    };
+  };
 
   app.get('/healthz', async (_request, reply) => {
-    const lagMs = Math.round(lag.maxLagMs());
-    const healthy = lagMs <= maxLagMs;
+    const { healthy, eventLoopLagMs, uptimeSeconds } = health();
     return reply.code(healthy ? 200 : 503).send({
       status: healthy ? 'ok' : 'event loop blocked',
-      eventLoopLagMs: lagMs,
-      uptimeSeconds: Math.round(process.uptime()),
+      eventLoopLagMs,
+      uptimeSeconds,
     });
   });
 
@@ -97,11 +120,28 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     const board = new FastifyAdapter();
     board.setBasePath('/queues');
     createBullBoard({
-      queues: options.queues.map((queue) => new BullMQAdapter(queue)),
+      queues: options.queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: readOnly })),
       serverAdapter: board,
       options: { uiConfig: { boardTitle: 'erp-sync' } },
     });
-    await guarded.register(board.registerPlugin(), { prefix: '/queues' });
+    await guarded.register(
+      async (queues: FastifyInstance) => {
+        // Bull Board's read-only mode hides the buttons and refuses each write; refusing every
+        // method that can write here too keeps a route it might not guard from changing a queue.
+        if (readOnly) queues.addHook('onRequest', refuseWrites);
+        queues.addHook('onSend', withoutFontCdn);
+        await queues.register(board.registerPlugin());
+      },
+      { prefix: '/queues' },
+    );
+    if (options.console)
+      await guarded.register(registerConsole, {
+        sources: options.console,
+        readOnly,
+        readiness: options.readiness,
+        health,
+        logger: options.logger,
+      });
   });
 
   try {
@@ -115,7 +155,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${boundPort}`;
-  log.info({ url, auth: password !== undefined }, 'ops server listening');
+  log.info({ url, auth: password !== undefined, readOnly }, 'ops server listening');
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -127,6 +167,30 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       return closing;
     },
   };
+}
+
+/**
+ * Bull Board's page loads its fonts from Google's CDN: a request to a third party from every
+ * operator's browser, and an error where the ops network has no way out. Without the link the
+ * page uses the browser's own sans-serif.
+ */
+async function withoutFontCdn(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  const type = reply.getHeader('content-type');
+  if (typeof payload !== 'string' || typeof type !== 'string' || !type.startsWith('text/html'))
+    return payload;
+  return payload.replace(/<link\b[^>]*\bhref="https:\/\/fonts\.googleapis\.com\/[^>]*>/g, '');
+}
+
+async function refuseWrites(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  await reply.code(405).send({
+    error: 'read_only',
+    message: 'the dashboard is read-only (server.dashboard.readOnly); set it to false to allow changes',
+  });
 }
 
 async function refreshQueueCounts(queues: Queue[], metrics: Metrics, log: Logger): Promise<void> {

@@ -28,8 +28,25 @@ interface RejectRow {
 
 export interface RejectListOptions {
   pipeline?: string;
+  /** Only this SKU and its variants (keys `SKU` and `SKU/...`); for orders, the order id. */
+  sku?: string;
   includeResolved?: boolean;
   limit?: number;
+  /** Skips this many of the newest first (a page of the console). */
+  offset?: number;
+}
+
+/** The filter of list() and countOpen(): null matches everything. */
+interface Filter {
+  pipeline: string | null;
+  sku: string | null;
+  variants: string | null;
+}
+
+const ITEM_FILTER = '(@sku IS NULL OR key = @sku OR (substr(key, 1, length(@sku) + 1) = @variants))';
+
+function filterOf(pipeline: string | undefined, sku: string | undefined): Filter {
+  return { pipeline: pipeline ?? null, sku: sku ?? null, variants: sku === undefined ? null : `${sku}/` };
 }
 
 export class RejectRepository {
@@ -38,8 +55,8 @@ export class RejectRepository {
   >;
   readonly #resolve: Statement<[string, string, string]>;
   readonly #resolveAllExcept: Statement<[string, string, string]>;
-  readonly #list: Statement<[{ pipeline: string | null; all: number; limit: number }], RejectRow>;
-  readonly #countOpen: Statement<[{ pipeline: string | null }], { n: number }>;
+  readonly #list: Statement<[Filter & { all: number; limit: number; offset: number }], RejectRow>;
+  readonly #countOpen: Statement<[Filter], { n: number }>;
   readonly #countOpenByPipeline: Statement<[], { pipeline: string; n: number }>;
 
   constructor(private readonly db: Database) {
@@ -64,11 +81,12 @@ export class RejectRepository {
     );
     this.#list = db.prepare(
       `SELECT * FROM rejects
-       WHERE (@pipeline IS NULL OR pipeline = @pipeline) AND (@all = 1 OR resolved_at IS NULL)
-       ORDER BY last_seen DESC, pipeline, key LIMIT @limit`,
+       WHERE (@pipeline IS NULL OR pipeline = @pipeline) AND (@all = 1 OR resolved_at IS NULL) AND ${ITEM_FILTER}
+       ORDER BY last_seen DESC, pipeline, key LIMIT @limit OFFSET @offset`,
     );
     this.#countOpen = db.prepare(
-      'SELECT count(*) AS n FROM rejects WHERE resolved_at IS NULL AND (@pipeline IS NULL OR pipeline = @pipeline)',
+      `SELECT count(*) AS n FROM rejects
+       WHERE resolved_at IS NULL AND (@pipeline IS NULL OR pipeline = @pipeline) AND ${ITEM_FILTER}`,
     );
     this.#countOpenByPipeline = db.prepare(
       'SELECT pipeline, count(*) AS n FROM rejects WHERE resolved_at IS NULL GROUP BY pipeline',
@@ -119,15 +137,17 @@ export class RejectRepository {
    */
   list(options: RejectListOptions = {}): StoredReject[] {
     const rows = this.#list.all({
-      pipeline: options.pipeline ?? null,
+      ...filterOf(options.pipeline, options.sku),
       all: options.includeResolved ? 1 : 0,
       limit: options.limit ?? -1,
+      offset: options.offset ?? 0,
     });
     return rows.sort(readingOrder).map(toStored);
   }
 
-  countOpen(pipeline?: string): number {
-    return this.#countOpen.get({ pipeline: pipeline ?? null })!.n;
+  /** Open rejects, of one pipeline and of one SKU (and its variants) when given. */
+  countOpen(pipeline?: string, sku?: string): number {
+    return this.#countOpen.get(filterOf(pipeline, sku))!.n;
   }
 
   /** Open rejects per pipeline; a pipeline without any is absent. */

@@ -137,9 +137,9 @@ remove_all # what a run killed before its cleanup left
 # ---- 2. the base images ----
 step=$(date +%s)
 NODE_VERSION=$(tr -d ' \n' <.nvmrc)
-DEFAULT_NODE_IMAGE=$(sed -n 's/^ARG NODE_IMAGE=//p' Dockerfile)
-[ "$DEFAULT_NODE_IMAGE" = "node:$NODE_VERSION-bookworm-slim" ] ||
-  fail "the Dockerfile's NODE_IMAGE default ($DEFAULT_NODE_IMAGE) is not .nvmrc's Node (node:$NODE_VERSION-bookworm-slim)"
+DEFAULT_NODE_VERSION=$(sed -n 's/^ARG NODE_VERSION=//p' Dockerfile)
+[ "$DEFAULT_NODE_VERSION" = "$NODE_VERSION" ] ||
+  fail "the Dockerfile's NODE_VERSION default ($DEFAULT_NODE_VERSION) is not .nvmrc's ($NODE_VERSION)"
 DOCKER=$DOCKER deploy/build-base-images.sh 2>&1 | tee "$LOGS/base-images.log" >&2 || fail "the base images (deploy/build-base-images.sh)"
 record "base images" $(($(date +%s) - step))
 

@@ -71,6 +71,7 @@ export async function runDaemonDemo(
     });
     await daemon.start();
     say(`The daemon runs (BullMQ prefix ${prefix}), its ops server:`);
+    detail(`console    ${daemon.url}/`);
     detail(`dashboard  ${daemon.url}/queues`);
     detail(`metrics    ${daemon.url}/metrics`);
     detail(`readiness  ${daemon.url}/readyz`);

@@ -14,8 +14,16 @@ import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
-import { bindTimestamp, connectSql } from './connectSql.js';
-import { databaseNow, parseReadMark, readMarkReceipt, type SqlReadMark } from './sqlReadMark.js';
+import { connectSql } from './connectSql.js';
+import { queryParameters } from './namedParameters.js';
+import {
+  databaseClock,
+  dayIn,
+  parseReadMark,
+  readMarkReceipt,
+  sinceBinding,
+  type SqlReadMark,
+} from './sqlReadMark.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { toSqlError } from './SqlErpError.js';
 import { SqlOrderStaging } from './SqlOrderStaging.js';
@@ -78,8 +86,9 @@ export class SqlErpAdapter implements ErpAdapter {
 
   /**
    * The full query, or the query for changes since the last committed read (less the overlap)
-   * when there is one and no full read is due. The receipt, set once the read reached its end,
-   * carries the database's clock at its start: the next read starts there.
+   * when there is one and no full read is due (by period, or because the business day changed).
+   * The receipt, set once the read reached its end, carries the database's clock at its start:
+   * the next read starts there.
    */
   async *#mapped<T>(
     kind: RecordKind,
@@ -97,18 +106,23 @@ export class SqlErpAdapter implements ErpAdapter {
       this.logger.debug({ kind }, `no ${kind} query configured: nothing to read`);
       return;
     }
-    const mark = changes ? await databaseNow(this.#db, this.config.client) : undefined;
-    const { overlapSeconds, fullEveryMinutes } = this.config.incremental;
-    const fullDue =
-      !last ||
-      (fullEveryMinutes > 0 &&
-        Date.parse(mark ?? last.mark) - Date.parse(last.fullAt) >= fullEveryMinutes * 60_000);
-    const incremental = changes !== undefined && !fullDue;
+    const usesToday = [full, changes].some((sql) => sql && queryParameters(sql).named.includes('today'));
+    const clock = changes || usesToday ? await databaseClock(this.#db, this.config.client) : undefined;
+    const today =
+      clock && (this.config.timeZone === 'database' ? clock.today : dayIn(this.config.timeZone, clock.now));
+    const due = changes ? this.#fullReadDue(last, clock!.now, today!) : null;
+    const incremental = changes !== undefined && due === null;
     const name = incremental ? `${kind}Changes` : kind;
     const sql = incremental ? changes : full;
-    const since = incremental ? new Date(Date.parse(last!.mark) - overlapSeconds * 1000).toISOString() : null;
-    const bindings: Bindings = since ? { since: bindTimestamp(this.config.client, since) } : {};
-    if (changes) this.logger.debug({ kind, incremental, since }, `reading ${name}`);
+    const bindings: Bindings = {};
+    if (incremental) {
+      const sinceMs = Date.parse(last!.mark) - this.config.incremental.overlapSeconds * 1000;
+      const offset = clock!.offsetMinutes;
+      bindings.since = sinceBinding(this.config.client, sinceMs, last!.offsetMinutes ?? offset, offset);
+    }
+    if (today && queryParameters(sql).named.includes('today')) bindings.today = today;
+    if (changes)
+      this.logger.debug({ kind, incremental, fullReadBecause: due, ...bindings }, `reading ${name}`);
     const file = `${name} query`;
     const mapper = new ErpRowMapper<T>(kind, {
       decimalComma: this.config.decimalComma,
@@ -117,7 +131,26 @@ export class SqlErpAdapter implements ErpAdapter {
     for await (const batch of streamQuery(this.#source, name, sql, bindings)) {
       for (const row of batch) yield mapper.map(row.fields, { file, line: row.line });
     }
-    if (mark) setReceipt(readMarkReceipt({ mark, fullAt: incremental ? last!.fullAt : mark }));
+    if (clock && changes)
+      setReceipt(
+        readMarkReceipt({
+          mark: clock.now,
+          fullAt: incremental ? last!.fullAt : clock.now,
+          offsetMinutes: clock.offsetMinutes,
+          day: today!,
+        }),
+      );
+  }
+
+  /** Why the read starting at `now` must be a full one (null: the query for changes will do). */
+  #fullReadDue(last: SqlReadMark | null, now: string, today: string): string | null {
+    if (!last) return 'first read';
+    const { fullEveryMinutes, fullAtDayChange } = this.config.incremental;
+    if (fullEveryMinutes > 0 && Date.parse(now) - Date.parse(last.fullAt) >= fullEveryMinutes * 60_000)
+      return `the last full read is older than ${fullEveryMinutes} minutes`;
+    if (fullAtDayChange && last.day !== undefined && last.day !== today)
+      return `the day changed (${last.day} -> ${today})`;
+    return null;
   }
 
   importOrder(order: PlatformOrder): Promise<ImportResult> {

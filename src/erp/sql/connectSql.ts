@@ -78,12 +78,3 @@ function connectionSettings(config: SqlErpConfig): Knex.StaticConnectionConfig {
       return { filename: c.filename ?? ':memory:' } as Knex.BetterSqlite3ConnectionConfig;
   }
 }
-
-/**
- * A timestamp as the driver binds it: pg, mysql2 and tedious take a Date; SQLite stores
- * CURRENT_TIMESTAMP as 'YYYY-MM-DD HH:MM:SS' text in UTC, which compares as text.
- */
-export function bindTimestamp(client: SqlClient, iso: string): Date | string {
-  if (client === 'sqlite') return iso.replace('T', ' ').replace(/(\.\d+)?Z$/, '');
-  return new Date(iso);
-}

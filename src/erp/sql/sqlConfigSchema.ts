@@ -118,14 +118,28 @@ export const sqlErpConfigSchema = z.strictObject({
   checkpointColumn: z.string().min(1).default('checkpoint'),
   /** `:after` of the first read, before any checkpoint is stored (e.g. 0 for an id, or a date). */
   initialCheckpoint: z.string().default('0'),
+  /**
+   * The ERP's business zone (IANA name): `:today` is its date, and its day change starts a full
+   * read. `database` (default): the database session's `current_date`.
+   */
+  timeZone: z
+    .string()
+    .trim()
+    .min(1)
+    .default('database')
+    .refine((zone) => zone === 'database' || isTimeZone(zone), {
+      message: 'unknown time zone; use an IANA name such as Europe/Bucharest, or database',
+    }),
   incremental: z
     .strictObject({
       /** Re-read this much before the last acknowledged read: clocks drift, transactions commit late. */
       overlapSeconds: z.number().int().min(0).max(86_400).default(120),
       /** With `stockChanges`/`pricesChanges`: a full read at least this often anyway (0: only on --full). */
-      fullEveryMinutes: z.number().int().min(0).max(525_600).default(1440),
+      fullEveryMinutes: z.number().min(0).max(525_600).default(1440),
+      /** With `stockChanges`/`pricesChanges`: the first read of a new day (in `timeZone`) is a full read. */
+      fullAtDayChange: z.boolean().default(true),
     })
-    .default({ overlapSeconds: 120, fullEveryMinutes: 1440 }),
+    .default({ overlapSeconds: 120, fullEveryMinutes: 1440, fullAtDayChange: true }),
   staging: z
     .strictObject({
       orders: table('erp_sync_orders', ORDER_COLUMNS),
@@ -139,16 +153,25 @@ export const sqlErpConfigSchema = z.strictObject({
     }),
 });
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type SqlErpConfig = z.infer<typeof sqlErpConfigSchema>;
 export type SqlQueryName = keyof SqlErpConfig['queries'] | keyof SqlErpConfig['statements'];
 
 /** The named parameters each query may use; anything else is refused when the config is loaded. */
 export const QUERY_PARAMETERS: Record<SqlQueryName, readonly string[]> = {
-  stock: [],
-  prices: [],
+  stock: ['today'],
+  prices: ['today'],
   products: [],
-  stockChanges: ['since'],
-  pricesChanges: ['since'],
+  stockChanges: ['since', 'today'],
+  pricesChanges: ['since', 'today'],
   events: ['after'],
   outgoingOrders: ['after'],
   knownSku: ['sku'],

@@ -50,7 +50,8 @@ export class TrytonClient {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#context = { ...(options.context ?? {}) };
     this.#log = options.logger;
-    this.#agent = new Agent({ connections: 4, keepAliveTimeout: 10_000 });
+    // HTTP/1.1 only, as the API client (undici 8 would negotiate HTTP/2 with a TLS proxy that offers it).
+    this.#agent = new Agent({ allowH2: false, connections: 4, keepAliveTimeout: 10_000 });
   }
 
   /** The JSON-RPC endpoint (no credentials in it). */

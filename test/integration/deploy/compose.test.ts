@@ -126,7 +126,7 @@ describe('docker-compose.yml', () => {
       ...(parseYaml(readFileSync(join(PROJECT_ROOT, 'deploy/config.docker.yaml'), 'utf8')) as object),
       api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
     });
-    expect(imageConfig.server).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(imageConfig.server).toEqual({ host: '0.0.0.0', port: 9464, dashboard: {} });
     // more than the daemon's default shutdownGraceSeconds (30)
     expect(Number(/^(\d+)s$/.exec(daemon.stop_grace_period ?? '')?.[1])).toBeGreaterThan(30);
   });

@@ -1,13 +1,5 @@
 import { execFile } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,19 +10,20 @@ const run = promisify(execFile);
 const root = mkdtempSync(join(tmpdir(), 'erp-sync-bin-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A checkout in miniature: bin/, a dist/ and a src/ whose main files say which one ran. */
-function checkout(): { dist: string; source: string } {
+/** A copy in miniature: bin/, a dist/ and a src/ whose main files say which one ran. */
+function layout(engines = '>=22.22.0'): void {
+  rmSync(root, { recursive: true, force: true });
   mkdirSync(join(root, 'bin'), { recursive: true });
   mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
   mkdirSync(join(root, 'src', 'cli'), { recursive: true });
   copyFileSync(join(PROJECT_ROOT, 'bin', 'erp-sync.js'), join(root, 'bin', 'erp-sync.js'));
-  writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', engines: { node: engines } }));
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
-  const dist = join(root, 'dist', 'cli', 'main.js');
-  const source = join(root, 'src', 'cli', 'main.ts');
-  writeFileSync(dist, "process.stdout.write('dist\\n');\n");
-  writeFileSync(source, "const from: string = 'src';\nprocess.stdout.write(`${from}\\n`);\n");
-  return { dist, source };
+  writeFileSync(join(root, 'dist', 'cli', 'main.js'), "process.stdout.write('dist\\n');\n");
+  writeFileSync(
+    join(root, 'src', 'cli', 'main.ts'),
+    "const from: string = 'src';\nprocess.stdout.write(`${from}\\n`);\n",
+  );
 }
 
 const ran = async (): Promise<string> =>
@@ -38,18 +31,33 @@ const ran = async (): Promise<string> =>
 
 describe('bin/erp-sync.js', () => {
   it(
-    'runs dist/ only while it is at least as new as src/, the sources otherwise',
+    'runs the sources in a checkout, dist/ in an installed copy (no src/, or no tsx)',
     { timeout: 30_000 },
     async () => {
-      const { dist, source } = checkout();
-      const hourAgo = new Date(Date.now() - 3_600_000);
-      utimesSync(source, hourAgo, hourAgo);
+      layout();
+      // A checkout: the sources, also when dist/ was just built (an edit after it must count).
+      expect(await ran()).toBe('src');
+      // A host install from a checkout after `npm prune --omit=dev`: tsx is gone, dist/ runs.
+      rmSync(join(root, 'node_modules'));
+      mkdirSync(join(root, 'node_modules'));
       expect(await ran()).toBe('dist');
-      // A source edited after the build: the stale dist/ must not run.
-      utimesSync(dist, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
-      expect(await ran()).toBe('src');
-      rmSync(join(root, 'dist'), { recursive: true });
-      expect(await ran()).toBe('src');
+      // The image or an npm-installed package: no src/.
+      layout();
+      rmSync(join(root, 'src'), { recursive: true });
+      expect(await ran()).toBe('dist');
     },
   );
+
+  it('refuses a Node.js older than package.json engines, with exit 78 and both versions', async () => {
+    layout('>=999.0.0');
+    const failed = await run(process.execPath, [join(root, 'bin', 'erp-sync.js')]).then(
+      () => undefined,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failed?.code).toBe(78);
+    expect(failed?.stdout).toBe('');
+    expect(failed?.stderr).toBe(
+      `erp-sync needs Node.js >=999.0.0; this is ${process.version} (see README, Quick start)\n`,
+    );
+  });
 });

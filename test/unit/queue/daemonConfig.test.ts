@@ -29,8 +29,21 @@ describe('daemon configuration', () => {
       feedback: '* * * * *',
       'erp-orders': '*/5 * * * *',
     });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 9464, dashboard: {} });
     expect(config.shutdownGraceSeconds).toBe(30);
+  });
+
+  it('takes server.dashboard.readOnly as a boolean only, unset by default (read-only beyond loopback)', () => {
+    expect(parseConfig(base).server.dashboard.readOnly).toBeUndefined();
+    expect(parseConfig({ ...base, server: { dashboard: { readOnly: false } } }).server.dashboard).toEqual({
+      readOnly: false,
+    });
+    expect(issuesOf({ server: { dashboard: { readOnly: 'no' } } })).toEqual([
+      'server.dashboard.readOnly: Invalid input: expected boolean, received string',
+    ]);
+    expect(issuesOf({ server: { dashboard: { readonly: true } } })).toEqual([
+      'server.dashboard.readonly: unknown key',
+    ]);
   });
 
   it('accepts 6-field cron expressions and "off"', () => {

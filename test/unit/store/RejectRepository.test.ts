@@ -80,4 +80,24 @@ describe('rejects', () => {
     const where = store.rejects.list().map((r) => `${r.pipeline} ${r.source?.line ?? r.key}`);
     expect(where).toEqual(['orders 9', 'orders 10', 'stock 2', 'stock 3', 'stock 10']);
   });
+  it('filters by SKU (its variants too, nothing that merely starts alike) and pages newest first', () => {
+    for (const key of ['SKU-1', 'SKU-1/RED', 'SKU-10', 'SKU-2', 'ROW 5']) {
+      store.rejects.record({ pipeline: 'stock', key, reason: 'bad' });
+    }
+    store.rejects.record({ pipeline: 'prices', key: 'SKU-1', reason: 'bad' });
+    expect(store.rejects.list({ sku: 'SKU-1' }).map((r) => `${r.pipeline} ${r.key}`)).toEqual([
+      'prices SKU-1',
+      'stock SKU-1',
+      'stock SKU-1/RED',
+    ]);
+    expect(store.rejects.countOpen(undefined, 'SKU-1')).toBe(3);
+    expect(store.rejects.countOpen('stock', 'SKU-1')).toBe(2);
+    expect(store.rejects.list({ sku: '%' })).toEqual([]);
+    const all = store.rejects.list({ pipeline: 'stock' }).map((r) => r.key);
+    const pages = [0, 2, 4].flatMap((offset) =>
+      store.rejects.list({ pipeline: 'stock', limit: 2, offset }).map((r) => r.key),
+    );
+    expect(pages.sort()).toEqual([...all].sort());
+    expect(store.rejects.list({ pipeline: 'stock', limit: 2, offset: 4 })).toHaveLength(1);
+  });
 });

@@ -34,7 +34,7 @@ describe('named parameters of integrator queries', () => {
           queries: { stock: 'select sku, qty from s where changed > :since' },
         },
       }),
-    ).toThrow(/erp\.queries\.stock: unknown parameter :since \(it takes no parameters\)/);
+    ).toThrow(/erp\.queries\.stock: unknown parameter :since \(it can use :today\)/);
     expect(() => parseConfig({ api, erp: { type: 'sql', client: 'sqlite', connection: {} } })).toThrow(
       /erp\.connection\.filename: is required for client sqlite/,
     );

@@ -1,0 +1,78 @@
+import type { StoreAccount, Store, SyncRun } from '../../store/index.js';
+import type { AuditReport } from '../../sync/audit.js';
+import type { OrderStory } from '../../sync/explainOrder.js';
+import type { SkuStory } from '../../sync/explainSku.js';
+import type { PipelineName } from '../../sync/pipelineNames.js';
+
+/**
+ * What the console shows of `erp-sync status`: the shape of the status report and of the daemon
+ * status (`buildStatusReport`, `buildDaemonStatus`), which the daemon passes in as they are. The
+ * server cannot import the CLI or the queue layer, so the console states the part it reads.
+ */
+export interface ConsoleStatus {
+  account: StoreAccount | null;
+  pipelines: {
+    pipeline: string;
+    /** ok, failed, running, interrupted; null: never run. */
+    status: string | null;
+    startedAt: string | null;
+    finishedAt: string | null;
+    error: string | null;
+    counts: Record<string, unknown> | null;
+  }[];
+  rejects: { open: number; byPipeline: Record<string, number> };
+  parkedOrders: unknown[];
+  daemon: {
+    /** Without any password. */
+    redis: string;
+    reachable: boolean;
+    error?: string;
+    daemons: number;
+    paused: { reason: string; since: string } | null;
+    queues: Record<string, { paused: boolean; counts: Record<string, number> }>;
+    pipelines: Record<
+      string,
+      {
+        schedule: string;
+        nextRun: string | null;
+        lastRun: string | null;
+        lastSuccess: string | null;
+        lagSeconds: number | null;
+      }
+    >;
+  };
+}
+
+/** What the ERP adapter's `check()` says, with its kind. */
+export interface ErpState {
+  kind: string;
+  ok: boolean;
+  details: string;
+}
+
+/** A run with its state as `status` shows it (a run whose process is gone: interrupted). */
+export type ConsoleRun = Omit<SyncRun, 'status'> & { status: string };
+
+/**
+ * Everything the console reads or does, passed in by the daemon (as the queues and the readiness
+ * are): the store for listings, and functions for what needs the queue layer, the ERP adapter or
+ * the platform. Each may fail: the console shows the failure where its part would be.
+ */
+export interface ConsoleSources {
+  store: Store;
+  /** The API base URL the daemon talks to (the configuration refuses one with credentials). */
+  platform: string;
+  /** The pipelines the console lists and may sync, in run order. */
+  pipelines: readonly PipelineName[];
+  status(): Promise<ConsoleStatus>;
+  recentRuns(limit: number): ConsoleRun[];
+  erp(): Promise<ErpState>;
+  explainSku(sku: string): Promise<SkuStory>;
+  explainOrder(orderId: number): Promise<OrderStory>;
+  /** A read-only audit of every pipeline it covers (`erp-sync audit`, without --fix). */
+  audit(): Promise<AuditReport>;
+  /** Enqueues a manual run in the daemon (`erp-sync sync PIPELINE`); the job id. */
+  sync(pipeline: PipelineName): Promise<string>;
+  /** Makes the parked orders due and enqueues an orders run (`erp-sync orders retry`); the job id. */
+  retryParked(orderIds: readonly number[]): Promise<{ made: number; jobId: string }>;
+}
