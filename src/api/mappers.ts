@@ -1,4 +1,5 @@
 import type { OrderCustomer, OrderLine, PlatformOrder } from '../domain/orders.js';
+import { customerAddressOf } from './customerAddress.js';
 import { apiOrderSchema, type ApiOrder, type ApiOrderItem, type ApiOrderSummary } from './schemas.js';
 
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
@@ -26,6 +27,7 @@ function toCustomer(order: ApiOrder): OrderCustomer {
     companyName: orNull(customer.company_name),
     cui: orNull(customer.cui),
     regCom: orNull(customer.reg_com),
+    address: customerAddressOf(order),
   };
 }
 

@@ -78,17 +78,58 @@ export const apiOrderItemSchema = z.looseObject({
   total: money,
 });
 
-export const apiAwbSchema = z.looseObject({
-  number: numberOrText,
-  courier: optionalText,
-  cod_amount: optionalNumber,
-});
+/** A courier named as text, or as an object with its code or name. */
+const courierName = z
+  .union([z.string(), z.looseObject({ code: optionalText, name: optionalText })])
+  .nullish()
+  .transform((courier) => (typeof courier === 'string' ? courier : (courier?.code ?? courier?.name ?? null)));
 
-export const apiInvoiceSchema = z.looseObject({
-  series: optionalText,
-  number: numberOrText,
-  total: optionalNumber,
-});
+/**
+ * The spec shows no AWB fields: its number comes as `number`, `awb_number` or `tracking_number`
+ * (text or a number) and is read as text under `number`.
+ */
+export const apiAwbSchema = z
+  .looseObject({
+    number: numberOrText.nullish(),
+    awb_number: numberOrText.nullish(),
+    tracking_number: numberOrText.nullish(),
+    courier: courierName,
+    cod_amount: optionalNumber,
+  })
+  .superRefine((awb, ctx) => {
+    if ((awb.number ?? awb.awb_number ?? awb.tracking_number) == null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['number'],
+        message: 'expected the AWB number (number, awb_number or tracking_number)',
+      });
+  })
+  .transform((awb) => ({ ...awb, number: String(awb.number ?? awb.awb_number ?? awb.tracking_number) }));
+
+/**
+ * The spec shows no invoice fields: `series` with `number`, or one `invoice_number` (text or a
+ * number, possibly holding the series). Read as `series` (null when not given apart) and `number`.
+ */
+export const apiInvoiceSchema = z
+  .looseObject({
+    series: optionalText,
+    number: numberOrText.nullish(),
+    invoice_number: numberOrText.nullish(),
+    total: optionalNumber,
+  })
+  .superRefine((invoice, ctx) => {
+    if ((invoice.number ?? invoice.invoice_number) == null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['number'],
+        message: 'expected the invoice number (number or invoice_number)',
+      });
+  })
+  .transform((invoice) => ({
+    ...invoice,
+    series: invoice.series ?? null,
+    number: (invoice.number ?? invoice.invoice_number)!,
+  }));
 
 const orderStatus = z.enum(ORDER_STATUSES);
 const paymentStatus = z.enum(PAYMENT_STATUSES);
@@ -192,10 +233,27 @@ export const pageMetaSchema = z.looseObject({
   last_page: z.number().int().optional(),
 });
 
-/** Bulk results: `updated` as a count or a list, `not_found` entries as strings, numbers or objects. */
+const notFoundEntry = z.union([z.string(), z.number(), z.looseObject({})]);
+
+/**
+ * Bulk results: `updated` as a count, a decimal string or a list (anything else is not counted:
+ * nothing depends on it); `not_found` entries as strings, numbers or objects, or a map keyed by
+ * SKU (`{"X-1": "not found"}`), read as its keys.
+ */
 export const bulkResultSchema = z.looseObject({
-  updated: z.union([z.number(), z.array(z.unknown())]).optional(),
-  not_found: z.array(z.union([z.string(), z.number(), z.looseObject({})])).nullish(),
+  updated: z
+    .unknown()
+    .optional()
+    .transform((value) =>
+      Array.isArray(value) || typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\d+$/.test(value)
+          ? Number(value)
+          : undefined,
+    ),
+  not_found: z
+    .union([z.array(notFoundEntry), z.record(z.string(), z.unknown()).transform((map) => Object.keys(map))])
+    .nullish(),
 });
 
 export type ApiVariant = z.infer<typeof apiVariantSchema>;

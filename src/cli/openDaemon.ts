@@ -49,6 +49,7 @@ export async function openDaemon(
       live.recordRun(summary);
       hooks.onRun?.(summary);
     },
+    onItems: (pipeline, counts) => live.recordItems(pipeline, counts),
     onPausedChange: (paused) => live.setPaused(paused),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;

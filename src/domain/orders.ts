@@ -1,6 +1,15 @@
 import type { Courier, OrderStatus, PaymentStatus } from './limits.js';
 import type { RecordSource } from './records.js';
 
+/** A customer's postal address, whichever shape the platform sent it in. */
+export interface OrderAddress {
+  street: string | null;
+  city: string | null;
+  postalCode: string | null;
+  county: string | null;
+  country: string | null;
+}
+
 export interface OrderCustomer {
   id: number | null;
   name: string;
@@ -9,6 +18,8 @@ export interface OrderCustomer {
   companyName: string | null;
   cui: string | null;
   regCom: string | null;
+  /** Null when the order carries no address. */
+  address: OrderAddress | null;
 }
 
 export interface OrderLine {

@@ -3,7 +3,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
-import type { RunSummary, SyncContext } from '../sync/types.js';
+import type { ItemCounts, RunSummary, SyncContext } from '../sync/types.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES } from './flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
@@ -30,6 +30,8 @@ export interface DaemonOptions {
   ctx: SyncContext;
   runPipeline: JobRuntime['runPipeline'];
   onRun?: (summary: RunSummary) => void;
+  /** Items an import job handled (the orders poll only hands them over). */
+  onItems?: (pipeline: PipelineName, counts: ItemCounts) => void;
   onPausedChange?: (paused: boolean) => void;
 }
 
@@ -105,6 +107,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       await workers.get(queue)?.rateLimit(ms);
     },
     recordRun: (summary) => options.onRun?.(summary),
+    recordItems: (pipeline, counts) => options.onItems?.(pipeline, counts),
     enqueuePush: async (parent, payload) => {
       await pushes.add(pushJobName(payload.batch.pipeline), payload, {
         parent: { id: parent.id!, queue: parent.queueQualifiedName },

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiOrder } from '../api/schemas.js';
-import type { RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { ItemCounts, RunOptions, RunSummary, SyncContext } from '../sync/types.js';
 import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
 
 /** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
@@ -16,6 +16,8 @@ export interface JobRuntime {
   /** A 429: the whole queue waits (BullMQ's worker.rateLimit). */
   rateLimit(queue: QueueName, ms: number): Promise<void>;
   recordRun(summary: RunSummary): void;
+  /** Items handled outside a run (an import job's order), counted with the pipeline's items. */
+  recordItems(pipeline: PipelineName, counts: ItemCounts): void;
   /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
   enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
   /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */

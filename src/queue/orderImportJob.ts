@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/index.js';
-import { importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
+import { importItemCounts, importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
 import { bindRun } from '../sync/runInFrame.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
@@ -35,7 +35,9 @@ export const orderImportJob = {
     const { ctx } = bindRun(runtime.ctx);
     try {
       const { orderId, listed } = job.data;
-      return { orderId, outcome: await importPlatformOrder(ctx, orderId, listed) };
+      const outcome = await importPlatformOrder(ctx, orderId, listed);
+      runtime.recordItems('orders', importItemCounts(outcome));
+      return { orderId, outcome };
     } catch (error) {
       return handleFailure(failureOfError(error), IMPORT_QUEUE, runtime);
     }

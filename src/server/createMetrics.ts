@@ -2,7 +2,7 @@ import type { JobState } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResponseInfo } from '../api/transport.js';
 import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
-import type { RunSummary } from '../sync/types.js';
+import type { ItemCounts, RunSummary } from '../sync/types.js';
 import { routeTemplate } from './routeTemplate.js';
 import type { StoreMetricsReader } from './storeMetricsReader.js';
 
@@ -43,6 +43,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** Items of a finished run by outcome, the run by status, and the last success time. */
   recordRun(summary: RunSummary, finishedAt?: Date): void;
+  /** Items handled outside a run (an import job), added to `erp_sync_items_total`. */
+  recordItems(pipeline: string, counts: ItemCounts): void;
   /** One API attempt (retries and 429s included): pass as the client's `onResponse`. */
   recordApiResponse(info: ResponseInfo): void;
   /** Job counts of one queue, by state, as returned by BullMQ's `getJobCounts()`. */
@@ -107,6 +109,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
   paused.set(0);
+  function countItems(pipeline: string, counts: ItemCounts): void {
+    for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
+      const value = counts[field];
+      if (typeof value === 'number' && value >= 0) items.inc({ pipeline, outcome }, value);
+    }
+  }
 
   return {
     registry,
@@ -116,13 +124,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       runs.inc({ pipeline: summary.pipeline, status: failed ? 'failed' : 'ok' });
       if (!failed) lastSuccess.set({ pipeline: summary.pipeline }, finishedAt.getTime() / 1000);
       // A dry run sends nothing: its "sent" would count items that never went anywhere.
-      if (summary.dryRun) return;
-      for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
-        const value = summary[field];
-        if (typeof value === 'number' && value >= 0)
-          items.inc({ pipeline: summary.pipeline, outcome }, value);
-      }
+      if (!summary.dryRun) countItems(summary.pipeline, summary);
     },
+    recordItems: countItems,
     recordApiResponse(info) {
       const route = routeTemplate(info.path);
       const status = info.status === null ? NO_RESPONSE_STATUS : String(info.status);

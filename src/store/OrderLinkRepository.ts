@@ -14,13 +14,30 @@ export interface OrderLink {
   importedAt: string;
   acknowledgedAt: string | null;
   updatedAt: string;
+  /** What an ERP event is having done to the order on the platform right now (echo guard). */
+  erpIntent: ErpIntent | null;
+  /** The store-wide feedback sequence at the last feedback touch of this order (0: never). */
+  guardSeq: number;
 }
 
-/** A change being delivered to the ERP: redone as it is after a crash, so one change = one seq. */
+/**
+ * A change being delivered to the ERP: redone as it is after a crash, so one change = one seq.
+ * `fromStatus`/`fromPaymentStatus`: the state the ERP had when it was computed (absent in changes
+ * stored before the echo guard).
+ */
 export interface PendingOrderChange {
   seq: number;
   status: OrderStatus;
   paymentStatus: PaymentStatus;
+  fromStatus?: OrderStatus;
+  fromPaymentStatus?: PaymentStatus;
+}
+
+/** The state an ERP event asks the platform for, recorded before the platform call. */
+export interface ErpIntent {
+  eventId: string;
+  status?: OrderStatus;
+  paymentStatus?: PaymentStatus;
 }
 
 export interface NewOrderLink {
@@ -45,6 +62,8 @@ interface LinkRow {
   imported_at: string;
   acknowledged_at: string | null;
   updated_at: string;
+  erp_intent: string | null;
+  guard_seq: number;
 }
 
 export class OrderLinkRepository {
@@ -58,9 +77,11 @@ export class OrderLinkRepository {
   readonly #count: Statement<[], { n: number }>;
   readonly #open: Statement<[string], LinkRow>;
   readonly #held: Statement<[string], { sku: string; units: number }>;
-  readonly #setPending: Statement<[string | null, string, number]>;
-  readonly #commitChange: Statement<[number, string, string, string, number]>;
-  readonly #setState: Statement<[string, string, string, number]>;
+  readonly #setPending: Statement<[string, string, number, number]>;
+  readonly #commitChange: Statement<Record<string, string | number>>;
+  readonly #beginErpChange: Statement<[string, string, number]>;
+  readonly #endErpChange: Statement<Record<string, string | number | null>>;
+  readonly #guardMark: Statement<[], { mark: number }>;
   readonly #acknowledge: Statement<[string, string, number]>;
 
   constructor(private readonly db: Database) {
@@ -99,16 +120,33 @@ export class OrderLinkRepository {
       `SELECT * FROM order_links
        WHERE (status NOT IN ('cancelled', 'returned') OR pending_change IS NOT NULL) AND imported_at >= ?`,
     );
+    // Only while no feedback touched the order since the caller read it (same guard_seq), and
+    // no other change is being delivered: one statement, so two processes cannot both pass.
     this.#setPending = db.prepare(
-      'UPDATE order_links SET pending_change = ?, updated_at = ? WHERE platform_order_id = ?',
+      `UPDATE order_links SET pending_change = ?, updated_at = ?
+       WHERE platform_order_id = ? AND guard_seq = ? AND pending_change IS NULL`,
     );
+    // Each field takes the delivered value unless feedback moved it meanwhile (the ERP's own, later).
     this.#commitChange = db.prepare(
-      `UPDATE order_links SET change_seq = ?, status = ?, payment_status = ?, pending_change = NULL, updated_at = ?
+      `UPDATE order_links SET change_seq = @seq,
+         status = CASE WHEN status = @fromStatus THEN @status ELSE status END,
+         payment_status = CASE WHEN payment_status = @fromPayment THEN @payment ELSE payment_status END,
+         pending_change = NULL, updated_at = @now
+       WHERE platform_order_id = @id`,
+    );
+    const nextSeq = '(SELECT coalesce(max(guard_seq), 0) + 1 FROM order_links)';
+    this.#beginErpChange = db.prepare(
+      `UPDATE order_links SET erp_intent = ?, guard_seq = ${nextSeq}, updated_at = ?
        WHERE platform_order_id = ?`,
     );
-    this.#setState = db.prepare(
-      'UPDATE order_links SET status = ?, payment_status = ?, updated_at = ? WHERE platform_order_id = ?',
+    this.#endErpChange = db.prepare(
+      `UPDATE order_links SET
+         status = CASE WHEN @ifStatus IS NULL OR status = @ifStatus THEN coalesce(@status, status) ELSE status END,
+         payment_status = coalesce(@payment, payment_status),
+         erp_intent = NULL, guard_seq = ${nextSeq}, updated_at = @now
+       WHERE platform_order_id = @id`,
     );
+    this.#guardMark = db.prepare('SELECT coalesce(max(guard_seq), 0) AS mark FROM order_links');
     this.#acknowledge = db.prepare(
       `UPDATE order_links SET acknowledged_at = coalesce(acknowledged_at, ?), updated_at = ?
        WHERE platform_order_id = ?`,
@@ -197,37 +235,70 @@ export class OrderLinkRepository {
     return this.#count.get()!.n;
   }
 
-  setPendingChange(platformOrderId: number, change: PendingOrderChange): void {
-    this.#setPending.run(JSON.stringify(change), new Date().toISOString(), platformOrderId);
-  }
-
-  /** The ERP confirmed the change: its state becomes the one the ERP has. */
-  commitChange(platformOrderId: number, change: PendingOrderChange): void {
-    this.#commitChange.run(
-      change.seq,
-      change.status,
-      change.paymentStatus,
-      new Date().toISOString(),
-      platformOrderId,
+  /**
+   * Records the change about to be delivered, unless feedback touched the order since the caller
+   * read its link (`guardSeq` moved) or another change is pending: false then, and nothing is
+   * delivered (the next poll decides again from fresh state).
+   */
+  setPendingChange(platformOrderId: number, change: PendingOrderChange, guardSeq: number): boolean {
+    return (
+      this.#setPending.run(JSON.stringify(change), new Date().toISOString(), platformOrderId, guardSeq)
+        .changes === 1
     );
   }
 
   /**
-   * A state the platform reached because of the ERP itself (feedback): the ERP knows it already,
-   * so it is recorded as delivered and never echoed back as a change.
+   * The ERP confirmed the change: its state becomes the one the ERP has, field by field, unless
+   * feedback delivered a newer state of that field meanwhile.
    */
-  setDeliveredState(
-    platformOrderId: number,
-    state: { status?: OrderStatus; paymentStatus?: PaymentStatus },
-  ): void {
+  commitChange(platformOrderId: number, change: PendingOrderChange): void {
     const link = this.get(platformOrderId);
     if (!link) return;
-    this.#setState.run(
-      state.status ?? link.status,
-      state.paymentStatus ?? link.paymentStatus,
-      new Date().toISOString(),
-      platformOrderId,
-    );
+    this.#commitChange.run({
+      id: platformOrderId,
+      seq: change.seq,
+      status: change.status,
+      payment: change.paymentStatus,
+      fromStatus: change.fromStatus ?? link.status,
+      fromPayment: change.fromPaymentStatus ?? link.paymentStatus,
+      now: new Date().toISOString(),
+    });
+  }
+
+  /**
+   * The high-water mark of the feedback sequence: read before reading the platform's order list,
+   * so a link whose `guardSeq` is above it was touched by feedback after that read.
+   */
+  guardMark(): number {
+    return this.#guardMark.get()!.mark;
+  }
+
+  /**
+   * Feedback is about to ask the platform for `intent` (before the call): until `endErpChange`,
+   * the states on the way there are the ERP's own and are not delivered back to it.
+   */
+  beginErpChange(platformOrderId: number, intent: ErpIntent): void {
+    this.#beginErpChange.run(JSON.stringify(intent), new Date().toISOString(), platformOrderId);
+  }
+
+  /**
+   * Feedback is done with the order: the state the platform reached because of the ERP itself
+   * (`delivered`, possibly empty) is recorded as delivered, so it is never echoed back. With
+   * `ifStatus`, the status is recorded only while the ERP still has that one (a status the orders
+   * pipeline delivered meanwhile is newer than a walk refused half-way).
+   */
+  endErpChange(
+    platformOrderId: number,
+    delivered: { status?: OrderStatus | undefined; paymentStatus?: PaymentStatus | undefined },
+    ifStatus?: OrderStatus,
+  ): void {
+    this.#endErpChange.run({
+      id: platformOrderId,
+      status: delivered.status ?? null,
+      payment: delivered.paymentStatus ?? null,
+      ifStatus: ifStatus ?? null,
+      now: new Date().toISOString(),
+    });
   }
 
   /** The ERP showed it has the order (an event about it): its units are in the ERP's stock now. */
@@ -250,5 +321,7 @@ function toLink(row: LinkRow): OrderLink {
     importedAt: row.imported_at,
     acknowledgedAt: row.acknowledged_at,
     updatedAt: row.updated_at,
+    erpIntent: row.erp_intent ? (JSON.parse(row.erp_intent) as ErpIntent) : null,
+    guardSeq: row.guard_seq,
   };
 }

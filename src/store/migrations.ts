@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { ORDERS_MIGRATION } from './ordersMigration.js';
+import { ORDERS_ECHO_GUARD_MIGRATION, ORDERS_MIGRATION } from './ordersMigration.js';
 import { PRODUCTS_MIGRATION } from './productsMigration.js';
 
 /**
@@ -106,4 +106,5 @@ export const MIGRATIONS: Migration[] = [
   },
   ORDERS_MIGRATION,
   PRODUCTS_MIGRATION,
+  ORDERS_ECHO_GUARD_MIGRATION,
 ];

@@ -85,3 +85,23 @@ export const ORDERS_MIGRATION: { version: number; name: string; up(db: Database)
     `);
   },
 };
+
+/**
+ * The echo guard of order feedback (issue 18): what the ERP is having done to an order on the
+ * platform right now, and a store-wide sequence that moves whenever feedback touches an order's
+ * delivered state, so the orders pipeline can tell a list read before that touch.
+ */
+export const ORDERS_ECHO_GUARD_MIGRATION: { version: number; name: string; up(db: Database): void } = {
+  version: 60,
+  name: 'order links: the ERP change in flight and the feedback sequence (echo guard)',
+  up(db) {
+    db.exec(`
+      -- JSON {status?, paymentStatus?, eventId}: written before feedback's platform calls, cleared
+      -- once the event is applied or refused.
+      ALTER TABLE order_links ADD COLUMN erp_intent TEXT;
+      -- max(guard_seq) + 1 at each feedback touch (intent written, state delivered).
+      ALTER TABLE order_links ADD COLUMN guard_seq INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX order_links_guard_seq ON order_links (guard_seq);
+    `);
+  },
+};

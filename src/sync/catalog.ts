@@ -1,6 +1,6 @@
 import type { ApiProduct } from '../api/schemas.js';
 import { ErpSyncError } from '../domain/errors.js';
-import { itemKeyString } from '../domain/records.js';
+import { itemKeyString, type Reject } from '../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
@@ -77,7 +77,17 @@ async function scanCatalog(run: PipelineRun): Promise<void> {
   const previous = store.cursors.get(CATALOG_CURSOR);
   const from = options.full ? undefined : scanFrom(previous, config.sync.catalog.overlapSeconds);
   const tracker = new CursorTracker();
-  const products = ctx.client.products.iterate(from ? { updated_after: from } : {});
+  // One record the schema cannot read is a reject naming it and the field; the others go on.
+  const unreadable: Reject[] = [];
+  const products = ctx.client.products.iterate(from ? { updated_after: from } : {}, ({ record, error }) => {
+    const raw = (record ?? {}) as { id?: unknown; sku?: unknown; updated_at?: unknown };
+    if (typeof raw.updated_at === 'string') tracker.see(raw.updated_at);
+    unreadable.push({
+      pipeline: 'catalog',
+      key: typeof raw.sku === 'string' && raw.sku ? raw.sku : `product ${String(raw.id ?? '?')}`,
+      reason: `the platform's product record cannot be read: ${error.message}`,
+    });
+  });
   for await (const page of batches(products, config.sync.catalog.perPage)) {
     if (options.signal?.aborted)
       throw new ErpSyncError(
@@ -87,7 +97,21 @@ async function scanCatalog(run: PipelineRun): Promise<void> {
     summary.read += page.length;
     for (const product of page) tracker.see(product.updated_at);
     handlePage(ctx, options, page, summary, previous);
+    if (!options.dryRun && store.rejects.countOpen('catalog') > 0)
+      store.rejects.resolveMany(
+        'catalog',
+        page.map((product) => product.sku),
+      );
     run.progress();
+  }
+  if (unreadable.length) {
+    summary.read += unreadable.length;
+    summary.rejected += unreadable.length;
+    if (!options.dryRun) store.rejects.recordMany(unreadable);
+    ctx.logger.warn(
+      { count: unreadable.length, first: unreadable.slice(0, 3).map((r) => r.reason) },
+      'platform product records that cannot be read: left out of the catalog',
+    );
   }
   // Acknowledge before forgetting: the cursor moves only after every page was handled.
   const next = tracker.next(previous, scanStartedAt);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../api/errors.js';
+import { ApiError, SchemaError } from '../api/errors.js';
 import type { OrderCreateInput } from '../api/inputs.js';
 import type { ApiOrderSummary } from '../api/schemas.js';
 import { describeError } from '../domain/errors.js';
@@ -123,7 +123,19 @@ async function createOnce(
     const record = outgoing.get(order.sourceOrderId)!;
     if (record.attempts > 0 || record.state === 'unknown') {
       // A POST may have gone out before (this run or a killed one): look before creating.
-      const found = await findOrderBySourceId(ctx, order.sourceOrderId);
+      let found: ApiOrderSummary | null;
+      try {
+        found = await findOrderBySourceId(ctx, order.sourceOrderId);
+      } catch (error) {
+        // Its record cannot be read either: never a second POST; looked up again next run.
+        if (!(error instanceof SchemaError)) throw error;
+        outgoing.markUnknown(order.sourceOrderId, describeError(error));
+        ctx.logger.warn(
+          { sourceOrderId: order.sourceOrderId, error: describeError(error) },
+          'the platform order of an ERP order cannot be read; looked up again next run',
+        );
+        return { kind: 'unknown' };
+      }
       if (found !== null) {
         markCreated(ctx, order.sourceOrderId, found);
         return { kind: 'created', platformOrderId: found.id, found: true };
@@ -141,7 +153,12 @@ async function createOnce(
         outgoing.markRejected(order.sourceOrderId, error.message);
         return { kind: 'rejected', reason: error.message };
       }
-      if (error instanceof ApiError && (error.code === 'api_outcome_unknown' || error.retryable)) {
+      // A 2xx answer in a shape that cannot be read created the order all the same: found by
+      // source_order_id like a lost answer.
+      if (
+        error instanceof ApiError &&
+        (error.code === 'api_outcome_unknown' || error.retryable || error instanceof SchemaError)
+      ) {
         outgoing.markUnknown(order.sourceOrderId, describeError(error));
         ctx.logger.warn(
           { sourceOrderId: order.sourceOrderId, error: describeError(error) },

@@ -26,7 +26,12 @@ import { createSafetyBuffer } from './safetyBuffer.js';
 import { stockPushSpec } from './stock.js';
 import type { SyncContext } from './types.js';
 
-export type VerdictState = 'in_step' | 'pending' | 'blocked' | 'not_in_erp' | 'unknown';
+/**
+ * `not_pushed`: no ERP row for this item in this pipeline, and that is normal (the ERP exports the
+ * item's other pipeline only, or it is a variable product whose variants carry the values): erp-sync
+ * leaves the platform's value alone; it counts as in step.
+ */
+export type VerdictState = 'in_step' | 'not_pushed' | 'pending' | 'blocked' | 'not_in_erp' | 'unknown';
 
 export interface Verdict {
   state: VerdictState;
@@ -112,7 +117,7 @@ export interface SkuJobs {
   truncated: boolean;
 }
 
-const ORDER: VerdictState[] = ['in_step', 'not_in_erp', 'pending', 'unknown', 'blocked'];
+const ORDER: VerdictState[] = ['in_step', 'not_pushed', 'not_in_erp', 'pending', 'unknown', 'blocked'];
 
 function whereOf(source: RecordSource | undefined): string | null {
   return describeSource(source) || null;
@@ -239,7 +244,7 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
       : { sku: key };
     const variant = itemKey.variantSku;
     const keyRejects = rejects.filter((reject) => reject.key === key);
-    const ctxFor = { story, onPlatform: onPlatform.get(key), runs };
+    const ctxFor = { story, onPlatform: onPlatform.get(key), runs, exported: exportedOf(erp, sku, key) };
     const stockHeld = held.get(key) ?? 0;
     const stock = pipelineStory(
       ctx,
@@ -305,6 +310,41 @@ function prefixed(ctx: SyncContext, pipeline: FingerprintPipeline, sku: string):
   return ctx.store.fingerprints.getMany(pipeline, keys);
 }
 
+/**
+ * What the ERP exports for an item: rows in the other pipeline, or (the parent of a variable
+ * product) rows of its variants. A pipeline with no row is then normal, not "not in the ERP".
+ */
+interface Exported {
+  stock: boolean;
+  prices: boolean;
+  variants: boolean;
+}
+
+function exportedOf(
+  erp: Record<FingerprintPipeline, Map<string, ErpRow<ItemKey>>>,
+  sku: string,
+  key: string,
+): Exported {
+  const variantRows = (rows: Map<string, unknown>) => [...rows.keys()].some((k) => k.startsWith(`${sku}/`));
+  return {
+    stock: erp.stock.has(key),
+    prices: erp.prices.has(key),
+    variants: key === sku && (variantRows(erp.stock) || variantRows(erp.prices)),
+  };
+}
+
+/** Why a pipeline without an ERP row is normal for the item; null when it is simply not in the ERP. */
+function notPushedReason(pipeline: FingerprintPipeline, exported: Exported): string | null {
+  if (exported.variants)
+    return pipeline === 'stock'
+      ? 'no stock of its own: a variable product, its variants carry the stock (each shown below)'
+      : "no price row of its own: a variable product, its variants' prices are pushed (each shown below)";
+  const other = pipeline === 'stock' ? 'prices' : 'stock';
+  if (exported[other])
+    return `not pushed: the ERP exports only ${other} for it, so the platform keeps its own ${pipeline === 'stock' ? 'stock' : 'prices'} (normal, not a problem)`;
+  return null;
+}
+
 function ackRun(runs: SyncRun[], pipeline: string, at: string | null): number | null {
   if (!at) return null;
   const run = runs.find(
@@ -320,7 +360,7 @@ function pipelineStory(
   row: ErpRow<ItemKey> | undefined,
   fingerprint: Fingerprint | undefined,
   rejects: StoredReject[],
-  about: { story: SkuStory; onPlatform: PlatformItem | undefined; runs: SyncRun[] },
+  about: { story: SkuStory; onPlatform: PlatformItem | undefined; runs: SyncRun[]; exported: Exported },
   guard?: { held: number; holdingOrders: { orderId: number; units: number }[]; buffer: number },
 ): ItemPipelineStory {
   const { story, onPlatform, runs } = about;
@@ -384,11 +424,14 @@ function pipelineStory(
   }
   if (!story.erp.read)
     return say('unknown', `unknown: the ERP could not be read (${story.erp.error ?? '?'})`);
-  if (hash === null)
+  if (hash === null) {
+    const normal = notPushedReason(pipeline, about.exported);
+    if (normal) return say('not_pushed', normal);
     return say(
       'not_in_erp',
       `not in the ERP's ${pipeline}: erp-sync pushes nothing for it (the platform keeps its own value)`,
     );
+  }
   if (!story.platform.read)
     return say('unknown', `unknown: the platform could not be read (${story.platform.error ?? '?'})`);
   if (!onPlatform)
@@ -444,9 +487,13 @@ export function overallVerdict(story: SkuStory): Verdict {
   const relevant = all.filter(
     (a) => a.verdict.state === worst.verdict.state && a.verdict.state !== 'not_in_erp',
   );
-  if (worst.verdict.state === 'in_step') {
+  if (worst.verdict.state === 'in_step' || worst.verdict.state === 'not_pushed') {
     const held = all.find((a) => a.verdict.text.startsWith('in step, held'));
-    return { state: 'in_step', text: held ? `${held.key}: ${held.verdict.text}` : 'in step' };
+    const notPushed = all.filter((a) => a.verdict.state === 'not_pushed');
+    const aside = notPushed.length
+      ? `; not pushed, as the ERP exports it: ${notPushed.map((a) => `${a.key} ${a.pipeline}`).join(', ')}`
+      : '';
+    return { state: 'in_step', text: `${held ? `${held.key}: ${held.verdict.text}` : 'in step'}${aside}` };
   }
   const first = relevant[0] ?? worst;
   const more = relevant.length > 1 ? ` (and ${relevant.length - 1} more)` : '';

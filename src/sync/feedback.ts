@@ -1,10 +1,11 @@
-import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
+import { SchemaError } from '../api/errors.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import { describeSource, type RecordSource } from '../domain/records.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
+import type { ErpIntent } from '../store/OrderLinkRepository.js';
 import { feedbackActionFor, type FeedbackAction } from './feedbackActions.js';
 import type { Lease } from './lease.js';
-import { afterRefusedMove } from './lifecycleWalk.js';
+import { afterRefusedMove, updateOrder, type EventOutcome } from './lifecycleWalk.js';
 import { countExtra, isRefusal } from './ordersPipelineRun.js';
 import { runInFrame } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
@@ -121,44 +122,48 @@ async function handleEvent(
     return;
   }
   lease.assertHeld();
-  let result: FeedbackResult;
-  /** The state the ERP caused on the platform (never echoed back to it as a change). */
-  let delivered: { status?: OrderStatus; paymentStatus?: PaymentStatus } | null = null;
+  // Echo guard: recorded before the platform call, so an orders poll reading the order meanwhile
+  // (this process or another) knows the states on the way are the ERP's own. It stays while the
+  // event is unfinished (a transient failure: the next run goes on with it).
+  const intent = intentOf(action, event);
+  const before = repos.links.get(orderId)?.status;
+  if (intent) repos.links.beginErpChange(orderId, intent);
+  let outcome: EventOutcome;
   try {
-    result = await apply(ctx, action, event, orderId);
-    if (action.type === 'update') {
-      delivered = { status: action.input.status, paymentStatus: action.input.payment_status };
-    }
+    outcome = await applyEvent(ctx, action, event, orderId);
   } catch (error) {
-    const recovered = isRefusal(error) ? await afterRefusedMove(ctx, action, event, orderId, error) : null;
-    if (recovered?.kind === 'applied') {
-      // A status move the order has already made (a redo after a crash, or the merchant was
-      // quicker), or one reached by walking the lifecycle: applied, not a reject.
-      result = recovered.result;
-      delivered = recovered.delivered;
-      countExtra(summary, recovered.how);
-      if (recovered.how === 'walked') countExtra(summary, 'walkSteps', recovered.steps);
-    } else if (isRefusal(error)) {
-      // The platform refused this move for good (422, 404): a reject with its message, not retried.
-      const reason = recovered?.kind === 'refused' ? recovered.reason : error.message;
-      summary.rejected += 1;
-      ctx.store.transaction(() => {
-        ctx.store.rejects.record({ pipeline: 'feedback', key, reason, source });
-        repos.events.record({
-          eventId: event.eventId,
-          platformOrderId: orderId,
-          kind: event.kind,
-          outcome: 'rejected',
-          detail: reason,
-        });
-        advance();
-      });
-      ctx.logger.warn({ orderId, event: event.kind, reason }, 'feedback refused by the platform');
-      return;
-    } else {
-      throw error;
-    }
+    // A 2xx answer in a shape that cannot be read: this event is a reject, the others go on.
+    if (!(error instanceof SchemaError)) throw error;
+    outcome = { kind: 'refused', reason: `the platform's answer cannot be read: ${error.message}` };
   }
+  if (outcome.kind === 'refused') {
+    // The platform refused this event for good (422, 404), or answered it unreadably: a reject
+    // with its reason, not retried.
+    const { reason } = outcome;
+    summary.rejected += 1;
+    ctx.store.transaction(() => {
+      ctx.store.rejects.record({ pipeline: 'feedback', key, reason, source });
+      repos.events.record({
+        eventId: event.eventId,
+        platformOrderId: orderId,
+        kind: event.kind,
+        outcome: 'rejected',
+        detail: reason,
+      });
+      // Where a walk left the order before the refusal is the ERP's doing too: not echoed.
+      if (intent) repos.links.endErpChange(orderId, { status: outcome.reached }, before);
+      advance();
+    });
+    ctx.logger.warn({ orderId, event: event.kind, reason }, 'feedback refused by the platform');
+    return;
+  }
+  if (outcome.how !== 'direct') {
+    // A status move the order has already made (a redo after a crash, or the merchant was
+    // quicker), or one reached by walking the lifecycle: applied, not a reject.
+    countExtra(summary, outcome.how);
+    if (outcome.how === 'walked') countExtra(summary, 'walkSteps', outcome.steps);
+  }
+  const { result, delivered } = outcome;
   await ctx.erp.recordFeedback(result);
   ctx.store.transaction(() => {
     repos.events.record({
@@ -170,7 +175,7 @@ async function handleEvent(
     });
     repos.links.acknowledge(orderId);
     // The ERP caused this state: it must not come back to it as a platform-side change.
-    if (delivered) repos.links.setDeliveredState(orderId, delivered);
+    if (intent) repos.links.endErpChange(orderId, delivered);
     ctx.store.rejects.resolve('feedback', key);
     // A line once unreadable (broken quoting), applied after the ERP repaired the file.
     const sourceKey = describeSource(source);
@@ -179,6 +184,40 @@ async function handleEvent(
   });
   summary.applied += 1;
   countExtra(summary, action.type);
+}
+
+/** The state an event's status or payment move asks the platform for; null for AWB and invoice. */
+function intentOf(action: FeedbackAction, event: OrderEvent): ErpIntent | null {
+  if (action.type !== 'update') return null;
+  const intent: ErpIntent = { eventId: event.eventId };
+  if (action.input.status) intent.status = action.input.status;
+  if (action.input.payment_status) intent.paymentStatus = action.input.payment_status;
+  return intent;
+}
+
+/** The event's action on the platform; a refused status move is decided from the order's state. */
+async function applyEvent(
+  ctx: SyncContext,
+  action: FeedbackAction,
+  event: OrderEvent,
+  orderId: number,
+): Promise<EventOutcome> {
+  try {
+    const result = await apply(ctx, action, event, orderId);
+    const delivered =
+      action.type === 'update'
+        ? { status: action.input.status, paymentStatus: action.input.payment_status }
+        : {};
+    return { kind: 'applied', how: 'direct', steps: 0, result, delivered };
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    return (
+      (await afterRefusedMove(ctx, action, event, orderId, error)) ?? {
+        kind: 'refused',
+        reason: error.message,
+      }
+    );
+  }
 }
 
 function resolveOrderId(ctx: SyncContext, event: OrderEvent): number | null {
@@ -201,15 +240,15 @@ async function apply(
   const base: FeedbackResult = { eventId: event.eventId, orderId, kind: event.kind };
   if (event.erpRef) base.erpRef = event.erpRef;
   if (action.type === 'update') {
-    const order = await ctx.client.orders.update(orderId, action.input);
-    return { ...base, status: order.status };
+    const status = await updateOrder(ctx, orderId, action.input);
+    return status ? { ...base, status } : base;
   }
   if (action.type === 'awb') {
     const awb = await ctx.client.orders.createAwb(orderId, action.input);
     return {
       ...base,
       awb: {
-        number: String(awb.number),
+        number: awb.number,
         courier: awb.courier ?? action.input.courier ?? '',
         codAmount: awb.cod_amount ?? null,
       },

@@ -1,4 +1,5 @@
-import { ApiValidationError } from '../api/errors.js';
+import { ApiValidationError, SchemaError } from '../api/errors.js';
+import type { OrderUpdateInput } from '../api/inputs.js';
 import { LIMITS, type OrderStatus, type PaymentStatus } from '../domain/limits.js';
 import type { FeedbackResult, OrderEvent } from '../domain/orders.js';
 import type { FeedbackAction } from './feedbackActions.js';
@@ -32,16 +33,41 @@ export function stepNote(target: OrderStatus, event: OrderEvent): string {
   return `erp-sync: step towards ${target} (ERP event ${event.eventId})`.slice(0, LIMITS.orderStatusNoteMax);
 }
 
-export type RefusedMoveOutcome =
+/** What became of one feedback event's action on the platform. */
+export type EventOutcome =
   | {
       kind: 'applied';
-      how: 'alreadyPassed' | 'walked';
-      /** PATCH requests the walk made (intermediate steps plus the last); 0 when already passed. */
+      /** direct: the action went through as asked; the others after a refused status move. */
+      how: 'direct' | 'alreadyPassed' | 'walked';
+      /** PATCH requests the walk made (intermediate steps plus the last); 0 otherwise. */
       steps: number;
       result: FeedbackResult;
-      delivered: { status?: OrderStatus; paymentStatus?: PaymentStatus };
+      /** The state the ERP caused on the platform (never echoed back to it as a change). */
+      delivered: { status?: OrderStatus | undefined; paymentStatus?: PaymentStatus | undefined };
     }
-  | { kind: 'refused'; reason: string };
+  /** `reached`: the status a walk left the order at before the refusal (the ERP's doing too). */
+  | { kind: 'refused'; reason: string; reached?: OrderStatus };
+
+/**
+ * `PATCH /orders/{id}`, returning the order's status after it. The platform answered 2xx; an answer
+ * whose shape cannot be read does not undo that, so it is taken as the status asked for.
+ */
+export async function updateOrder(
+  ctx: SyncContext,
+  orderId: number,
+  input: OrderUpdateInput,
+): Promise<OrderStatus | undefined> {
+  try {
+    return (await ctx.client.orders.update(orderId, input)).status;
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    ctx.logger.warn(
+      { orderId, field: error.field },
+      'order updated on the platform; its answer cannot be read, the status asked for is assumed',
+    );
+    return input.status;
+  }
+}
 
 /**
  * After the platform refused an event's status move (422), decided from the order's state on the
@@ -59,7 +85,7 @@ export async function afterRefusedMove(
   event: OrderEvent,
   orderId: number,
   error: unknown,
-): Promise<RefusedMoveOutcome | null> {
+): Promise<EventOutcome | null> {
   if (action.type !== 'update' || !action.status || !(error instanceof ApiValidationError)) return null;
   const target = action.status;
   const current = (await ctx.client.orders.get(orderId)).status;
@@ -71,7 +97,7 @@ export async function afterRefusedMove(
     let status = current;
     if (Object.keys(rest).length > 0) {
       try {
-        status = (await ctx.client.orders.update(orderId, rest)).status;
+        status = (await updateOrder(ctx, orderId, rest)) ?? current;
       } catch (restError) {
         if (isRefusal(restError)) return null;
         throw restError;
@@ -98,25 +124,29 @@ export async function afterRefusedMove(
   }
   const steps = stepsTowards(current, target);
   if (steps.length === 0) return null;
+  let reached: OrderStatus | undefined;
   for (const step of steps) {
     try {
-      await ctx.client.orders.update(orderId, { status: step, note: stepNote(target, event) });
+      await updateOrder(ctx, orderId, { status: step, note: stepNote(target, event) });
+      reached = step;
     } catch (stepError) {
       if (!isRefusal(stepError)) throw stepError;
-      return {
-        kind: 'refused',
+      const refused = {
+        kind: 'refused' as const,
         reason: `walking from ${current} towards ${target}, the platform refused ${step}: ${stepError.message}`,
       };
+      return reached ? { ...refused, reached } : refused;
     }
   }
   let status: OrderStatus;
   try {
-    status = (await ctx.client.orders.update(orderId, action.input)).status;
+    status = (await updateOrder(ctx, orderId, action.input)) ?? target;
   } catch (lastError) {
     if (!isRefusal(lastError)) throw lastError;
     return {
       kind: 'refused',
       reason: `walked from ${current} to ${steps.at(-1)}, then the platform refused ${target}: ${lastError.message}`,
+      reached: steps.at(-1)!,
     };
   }
   ctx.logger.info(

@@ -5,10 +5,17 @@ import { describeError, isErpSyncError } from '../domain/errors.js';
 import type { PlatformOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import { erpOriginIds } from './erpOriginIds.js';
-import type { SyncContext } from './types.js';
+import type { ItemCounts, SyncContext } from './types.js';
 import { unitsOf } from './unitsOf.js';
 
 export type ImportOutcome = 'imported' | 'already_in_erp' | 'parked' | 'skipped' | 'erp_origin' | 'gone';
+
+/** How an import's outcome counts among the pipeline's items (inline runs and import jobs alike). */
+export function importItemCounts(outcome: ImportOutcome): ItemCounts {
+  if (outcome === 'imported' || outcome === 'already_in_erp') return { applied: 1 };
+  if (outcome === 'parked') return { rejected: 1 };
+  return {};
+}
 
 /**
  * Decides about one platform order: import through the adapter (the link is written only after

@@ -1,73 +1,96 @@
 import { toPlatformOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { isErpSyncError } from '../domain/errors.js';
-import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
+import type { OrderStatus } from '../domain/limits.js';
+import type { PlatformOrder } from '../domain/orders.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
-import type { OrderLink } from '../store/OrderLinkRepository.js';
-import { nextOrderChange, toOrderChange } from './orderChanges.js';
+import type { OrderLink, PendingOrderChange } from '../store/OrderLinkRepository.js';
+import { nextOrderChange, toOrderChange, withoutErpCaused, type OrderState } from './orderChanges.js';
 import type { SyncContext } from './types.js';
 
 /** States after which nothing more is expected from the platform for an order. */
 const FINAL: readonly OrderStatus[] = ['cancelled', 'returned'];
 
-export interface CurrentState {
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-}
+export type CurrentState = OrderState;
 
 /**
  * Brings the ERP up to date with an imported order's platform state, one update per change.
  * The change is recorded as pending before the adapter is called and committed after, so a run
  * killed in between delivers the same change (same seq, same file) again, never a second one.
  * Returns the number of changes delivered. `order` is fetched in full only when something changed.
+ *
+ * Echo guard: `listed` was read from the platform after the store's feedback sequence stood at
+ * `mark`. An order feedback touched since (link's guardSeq above it) is left to the next poll,
+ * since the listed state may predate what the ERP itself caused; states an ERP event in flight is
+ * causing are not changes (withoutErpCaused); and the pending change is recorded only if feedback
+ * did not touch the order between the link's read and that write (setPendingChange).
  */
 export async function deliverOrderChanges(
   ctx: SyncContext,
-  link: OrderLink,
-  current: CurrentState,
+  orderId: number,
+  listed: CurrentState,
+  mark: number,
   full?: ApiOrder,
 ): Promise<number> {
   const links = orderRepositoriesOf(ctx.store).links;
-  let pending = nextOrderChange(link, current);
-  if (!pending) return 0;
-  const order = toPlatformOrder(full ?? (await ctx.client.orders.get(link.platformOrderId)));
-  const latest: CurrentState = { status: order.status, paymentStatus: order.paymentStatus };
+  let link = links.get(orderId);
+  if (!link) return 0;
+  let order: PlatformOrder | undefined;
+  const fetchOrder = async () => (order ??= toPlatformOrder(full ?? (await ctx.client.orders.get(orderId))));
   let delivered = 0;
-  let state = link;
-  pending = nextOrderChange(state, latest);
-  while (pending) {
-    if (!state.pendingChange) links.setPendingChange(state.platformOrderId, pending);
-    try {
-      await ctx.erp.updateOrder(order, toOrderChange(state, pending));
-    } catch (error) {
-      // The ERP answered no (e.g. a sale already shipping cannot be cancelled): final, not retried.
-      // The refusal is a reject a person sees; the change is done with, so it is not delivered again.
-      if (!isErpSyncError(error) || error.code !== 'erp_rejected') throw error;
-      ctx.store.rejects.record({
-        pipeline: 'orders',
-        key: String(state.platformOrderId),
-        reason: `the ERP refused the change to ${pending.status ?? pending.paymentStatus}: ${error.message}`,
-      });
-      ctx.logger.warn(
-        { orderId: state.platformOrderId, seq: pending.seq, err: error.message },
-        'order change refused by the ERP',
-      );
-    }
-    links.commitChange(state.platformOrderId, pending);
+  if (link.pendingChange) {
+    // Left pending by a killed run: delivered again as it is (same seq), whatever came since.
+    await deliver(ctx, link, link.pendingChange, await fetchOrder());
     delivered += 1;
-    ctx.logger.info(
-      {
-        orderId: state.platformOrderId,
-        seq: pending.seq,
-        status: pending.status,
-        paymentStatus: pending.paymentStatus,
-      },
-      'order change delivered to the ERP',
-    );
-    state = links.get(state.platformOrderId)!;
-    pending = nextOrderChange(state, latest);
+    link = links.get(orderId)!;
   }
-  return delivered;
+  if (link.guardSeq > mark || !nextOrderChange(link, withoutErpCaused(link, listed))) return delivered;
+  const latest = await fetchOrder();
+  const current = withoutErpCaused(link, { status: latest.status, paymentStatus: latest.paymentStatus });
+  const pending = nextOrderChange(link, current);
+  if (!pending) return delivered;
+  if (!links.setPendingChange(orderId, pending, link.guardSeq)) {
+    ctx.logger.debug({ orderId }, 'order touched by feedback meanwhile; its change is decided next poll');
+    return delivered;
+  }
+  await deliver(ctx, links.get(orderId)!, pending, latest);
+  return delivered + 1;
+}
+
+/** One pending change to the adapter, then committed (a refusal by the ERP is a reject, and done). */
+async function deliver(
+  ctx: SyncContext,
+  link: OrderLink,
+  pending: PendingOrderChange,
+  order: PlatformOrder,
+): Promise<void> {
+  const links = orderRepositoriesOf(ctx.store).links;
+  try {
+    await ctx.erp.updateOrder(order, toOrderChange(link, pending));
+  } catch (error) {
+    // The ERP answered no (e.g. a sale already shipping cannot be cancelled): final, not retried.
+    // The refusal is a reject a person sees; the change is done with, so it is not delivered again.
+    if (!isErpSyncError(error) || error.code !== 'erp_rejected') throw error;
+    ctx.store.rejects.record({
+      pipeline: 'orders',
+      key: String(link.platformOrderId),
+      reason: `the ERP refused the change to ${pending.status ?? pending.paymentStatus}: ${error.message}`,
+    });
+    ctx.logger.warn(
+      { orderId: link.platformOrderId, seq: pending.seq, err: error.message },
+      'order change refused by the ERP',
+    );
+  }
+  links.commitChange(link.platformOrderId, pending);
+  ctx.logger.info(
+    {
+      orderId: link.platformOrderId,
+      seq: pending.seq,
+      status: pending.status,
+      paymentStatus: pending.paymentStatus,
+    },
+    'order change delivered to the ERP',
+  );
 }
 
 /** Whether a linked order may still change in a way the ERP must hear about. */
@@ -88,6 +111,7 @@ export async function sweepOrderChanges(
   let pagesRead = 0;
   if (openLinks.size === 0) return { delivered, pagesRead };
   const remaining = new Set(openLinks.keys());
+  const mark = orderRepositoriesOf(ctx.store).links.guardMark();
   const first = await ctx.client.orders.list({ per_page: 100, page: 1 });
   pagesRead += 1;
   const last = Math.max(1, first.meta.last_page);
@@ -100,13 +124,14 @@ export async function sweepOrderChanges(
     const data = page === 1 ? first.data : (await ctx.client.orders.list({ per_page: 100, page })).data;
     if (page !== 1) pagesRead += 1;
     for (const order of data) {
-      const link = openLinks.get(order.id);
-      if (!link || !remaining.has(order.id)) continue;
+      if (!openLinks.has(order.id) || !remaining.has(order.id)) continue;
       remaining.delete(order.id);
-      delivered += await deliverOrderChanges(ctx, link, {
-        status: order.status,
-        paymentStatus: order.payment_status,
-      });
+      delivered += await deliverOrderChanges(
+        ctx,
+        order.id,
+        { status: order.status, paymentStatus: order.payment_status },
+        mark,
+      );
     }
     if (remaining.size === 0) break;
   }

@@ -2,13 +2,13 @@ import { fullOrder } from '../api/mappers.js';
 import type { ApiOrder } from '../api/schemas.js';
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
-import { importPlatformOrder, type ImportOutcome } from './orderImport.js';
+import { importItemCounts, importPlatformOrder, type ImportOutcome } from './orderImport.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import { orderListPages, type ListedRecord, type UnreadableRecord } from './orderListPages.js';
 import { scanForUnseenOrders, type ScanResult } from './orderPoll.js';
 import { countExtra } from './ordersPipelineRun.js';
 import { deliverOrderChanges, sweepOrderChanges } from './orderUpdates.js';
-import { nextOrderChange } from './orderChanges.js';
+import { nextOrderChange, withoutErpCaused } from './orderChanges.js';
 import { createPool } from './pool.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
@@ -39,6 +39,8 @@ export type OrderImporter = (run: PipelineRun, ids: number[], listed: Map<number
 async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
   const repos = orderRepositoriesOf(ctx.store);
+  // Before the list is read: feedback touches after this make a listed state stale (echo guard).
+  const mark = repos.links.guardMark();
   const { scan, skipped, unreadable } = await discoverOrders(ctx, {
     dryRun: options.dryRun,
     assertLease: () => lease.assertHeld(),
@@ -59,11 +61,10 @@ async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<vo
   // Changes of imported orders met on the pages just read cost no extra list request (and no
   // GET when the list carries the whole order).
   for (const listed of scan.known) {
-    const link = repos.links.get(listed.id);
-    if (!link || !listed.order) continue;
+    if (!listed.order) continue;
     const current = { status: listed.order.status, paymentStatus: listed.order.payment_status };
     const full = fullOrder(listed.order) ?? undefined;
-    countExtra(summary, 'updates', await deliverOrderChanges(ctx, link, current, full));
+    countExtra(summary, 'updates', await deliverOrderChanges(ctx, listed.id, current, mark, full));
   }
   if (sweepDue(ctx, options)) {
     const since = new Date(Date.now() - ctx.config.orders.updates.lookbackDays * 86_400_000).toISOString();
@@ -162,8 +163,9 @@ async function importQueued(run: PipelineRun, ids: number[], listed: Map<number,
   const pool = createPool(ctx.config.orders.concurrency);
   const tally = (outcome: ImportOutcome) => {
     countExtra(summary, outcome);
-    if (outcome === 'imported' || outcome === 'already_in_erp') summary.applied += 1;
-    if (outcome === 'parked') summary.rejected += 1;
+    const counts = importItemCounts(outcome);
+    summary.applied += counts.applied ?? 0;
+    summary.rejected += counts.rejected ?? 0;
   };
   for (const id of ids) {
     if (options.signal?.aborted) break;
@@ -209,7 +211,12 @@ function previewOrders(ctx: SyncContext, scan: ScanResult<ListedRecord>, summary
   for (const { id, order } of scan.known) {
     const link = repos.links.get(id);
     const change =
-      link && order && nextOrderChange(link, { status: order.status, paymentStatus: order.payment_status });
+      link &&
+      order &&
+      nextOrderChange(
+        link,
+        withoutErpCaused(link, { status: order.status, paymentStatus: order.payment_status }),
+      );
     if (!link || !change) continue;
     updates.push({
       update: id,

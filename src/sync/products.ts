@@ -5,6 +5,7 @@ import {
   ClientValidationError,
   ConflictError,
   NotFoundError,
+  SchemaError,
 } from '../api/errors.js';
 import type { ProductCreateInput } from '../api/inputs.js';
 import type { ApiProduct } from '../api/schemas.js';
@@ -188,8 +189,15 @@ function isRefused(error: unknown): error is ApiError | ClientValidationError {
   );
 }
 
+/**
+ * The create may have been applied: a lost answer, or a 2xx answer whose shape cannot be read
+ * (the product exists all the same). The SKU is searched before any new POST.
+ */
 function outcomeUnknown(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === 'api_outcome_unknown' || error.retryable);
+  return (
+    error instanceof ApiError &&
+    (error.code === 'api_outcome_unknown' || error.retryable || error instanceof SchemaError)
+  );
 }
 
 /** PATCH the changed fields; they are in flight (unknown) until the platform answers. */

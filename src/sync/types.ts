@@ -72,6 +72,11 @@ export interface RunFailure {
 }
 
 /** Counts of one pipeline run, printed by run-once and stored by store.runs.finish. */
+/** Item counts of one unit of work outside a run (an import job), by RunSummary field. */
+export type ItemCounts = Partial<
+  Pick<RunSummary, 'read' | 'unchanged' | 'sent' | 'applied' | 'notFound' | 'rejected' | 'failed'>
+>;
+
 export interface RunSummary {
   pipeline: PipelineName;
   /** Records read (ERP rows for stock/prices, platform products for catalog). */

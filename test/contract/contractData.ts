@@ -218,6 +218,13 @@ export function contractOrder(id: number): PlatformOrder {
       companyName: null,
       cui: null,
       regCom: null,
+      address: {
+        street: 'Str. Lunga 1',
+        city: 'Brasov',
+        postalCode: '500001',
+        county: 'Brasov',
+        country: 'RO',
+      },
     },
     items: [
       {

@@ -1,8 +1,10 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/sync/types.js';
+import { outboxIds, platformOrderIds } from '../integration/orders/orderChecks.js';
 import { runCli } from '../support/cli.js';
-import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { eventually } from '../support/daemonProcess.js';
+import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {
@@ -60,5 +62,22 @@ describe('erp-sync sync in a running daemon', () => {
     } finally {
       await pushes.close();
     }
+  }, 120_000);
+
+  it('counts the orders its import jobs imported in erp_sync_items_total{pipeline="orders",outcome="applied"}', async () => {
+    world = await startDaemonWorld({ schedules: { stock: 'off' } });
+    const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+    expect(expected.length).toBeGreaterThan(0);
+    const daemon = await world.start();
+    await eventually(
+      'every order in the outbox',
+      async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
+    );
+    const applied = async () => {
+      const { text } = await opsGet(daemon.url, '/metrics');
+      const match = /^erp_sync_items_total\{pipeline="orders",outcome="applied"\} (\S+)$/m.exec(text);
+      return match ? Number(match[1]) : 0;
+    };
+    await eventually('the imports counted', async () => (await applied()) === expected.length);
   }, 120_000);
 });

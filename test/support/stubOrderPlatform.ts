@@ -5,7 +5,8 @@ import { pageOf, startStubServer, type StubReply, type StubRequest, type StubSer
 /**
  * A second API v2 implementation for orders, making other plausible choices than the sandbox
  * where the spec is silent: lines named `lines` or `items`, lists of summaries without lines,
- * `POST /orders` answered without lines, a move table of single steps only. In memory, on a real
+ * `POST /orders` answered without lines, a move table of single steps only, AWB and invoice
+ * answers in a shape of the test's choosing. In memory, on a real
  * HTTP server (startStubServer), newest first.
  */
 export interface StubOrderPlatformOptions {
@@ -17,6 +18,10 @@ export interface StubOrderPlatformOptions {
   writeAnswer?: 'full' | 'summary';
   /** Allowed status moves (the same status is a no-op). Default: one step along the lifecycle. */
   moves?: Partial<Record<OrderStatus, readonly OrderStatus[]>>;
+  /** The body answering `POST /orders/{id}/awb` (default `{ data: { number, courier } }`). */
+  awbAnswer?: (orderId: number) => unknown;
+  /** The body answering `POST /orders/{id}/invoice` (default `{ data: { series, number, total } }`). */
+  invoiceAnswer?: (orderId: number) => unknown;
 }
 
 export interface HistoryEntry {
@@ -135,6 +140,20 @@ export async function startStubOrderPlatform(
   };
 
   const handle = (request: StubRequest): StubReply => {
+    const document = /^\/orders\/(\d+)\/(awb|invoice)$/.exec(request.path);
+    if (document && request.method === 'POST') {
+      const orderId = Number(document[1]);
+      if (!orders.has(orderId)) return notFound;
+      if (document[2] === 'awb')
+        return {
+          status: 201,
+          json: options.awbAnswer?.(orderId) ?? { data: { number: `AWB${orderId}`, courier: 'fan' } },
+        };
+      return {
+        status: 201,
+        json: options.invoiceAnswer?.(orderId) ?? { data: { series: 'INV', number: orderId, total: 22 } },
+      };
+    }
     const match = /^\/orders(?:\/(\d+))?$/.exec(request.path);
     if (request.path === '/customers') return { json: pageOf([], 1, 100) };
     if (!match) return notFound;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { callList, get } from '../call.js';
-import type { Page } from '../envelope.js';
+import type { InvalidRecord, Page } from '../envelope.js';
 import type { PageQuery } from '../inputs.js';
 import { ITERATE_PER_PAGE, iteratePages } from '../pagination.js';
 import type { Transport } from '../transport.js';
@@ -11,8 +11,15 @@ export interface ListApi<T, Q extends PageQuery = PageQuery> {
 }
 
 export interface PagedApi<T, Q extends PageQuery = PageQuery> extends ListApi<T, Q> {
-  /** Every record matching the query, 100 per request, each key once (newest-first lists included). */
-  iterate(query?: Omit<Q, 'page' | 'per_page'>): AsyncGenerator<T, void, undefined>;
+  /**
+   * Every record matching the query, 100 per request, each key once (newest-first lists included).
+   * With `onInvalid`, a record failing its schema is handed to it and the walk goes on (without it,
+   * such a record fails the walk, unless the list is read with `skipInvalid` anyway).
+   */
+  iterate(
+    query?: Omit<Q, 'page' | 'per_page'>,
+    onInvalid?: (invalid: InvalidRecord, page: number) => void,
+  ): AsyncGenerator<T, void, undefined>;
 }
 
 export interface ListOptions {
@@ -48,9 +55,17 @@ export function pagedApi<S extends z.ZodType, Q extends PageQuery = PageQuery>(
   options: ListOptions = {},
 ): PagedApi<z.output<S>, Q> {
   const { list } = listApi<S, Q>(transport, name, path, schema, options);
+  const { list: listSkipping } = listApi<S, Q>(transport, name, path, schema, {
+    ...options,
+    skipInvalid: true,
+  });
   return {
     list,
-    iterate: (query) =>
-      iteratePages((page) => list({ ...query, page, per_page: ITERATE_PER_PAGE } as Q), keyOf),
+    iterate: (query, onInvalid) =>
+      iteratePages(
+        (page) => (onInvalid ? listSkipping : list)({ ...query, page, per_page: ITERATE_PER_PAGE } as Q),
+        keyOf,
+        onInvalid,
+      ),
   };
 }

@@ -40,13 +40,20 @@ export interface OrdersApi {
   createInvoice(id: number): Promise<ApiInvoice>;
 }
 
-/** Servers answer an AWB or invoice POST with the document itself or with the whole order. */
-function documentOf(data: unknown, key: 'awb' | 'invoice'): unknown {
-  if (data && typeof data === 'object' && key in data) {
-    const nested = (data as Record<string, unknown>)[key];
-    if (nested && typeof nested === 'object') return nested;
-  }
-  return data;
+/**
+ * Servers answer an AWB or invoice POST with the document itself or with the whole order, inside
+ * the `data` envelope or bare.
+ */
+function documentOf(body: unknown, key: 'awb' | 'invoice'): unknown {
+  const data =
+    body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
+      ? (body as { data: unknown }).data
+      : body;
+  if (!data || typeof data !== 'object' || !(key in data)) return data;
+  // An order answered in place of the document: its `awb` / `invoice` (an object, or the bare
+  // number), never the order's own `number`.
+  const nested = (data as Record<string, unknown>)[key];
+  return typeof nested === 'string' || typeof nested === 'number' ? { number: nested } : nested;
 }
 
 export function ordersApi(transport: Transport): OrdersApi {
@@ -65,8 +72,7 @@ export function ordersApi(transport: Transport): OrdersApi {
     spec: RequestSpec,
   ): Promise<z.output<S>> => {
     const response = await transport.send(spec);
-    const data = (response.body as { data?: unknown } | null)?.data;
-    return parseSingle(schema, { data: documentOf(data, key) }, response.context);
+    return parseSingle(schema, { data: documentOf(response.body, key) }, response.context);
   };
   return {
     list,

@@ -1,6 +1,6 @@
 import { PRODUCT_STATUSES } from '../../domain/limits.js';
 import { callBulk, callSingle, get, write } from '../call.js';
-import type { BulkResult, Page } from '../envelope.js';
+import type { BulkResult, InvalidRecord, Page } from '../envelope.js';
 import type {
   BulkPriceItem,
   BulkStockItem,
@@ -26,8 +26,14 @@ import { pagedApi } from './lists.js';
 
 export interface ProductsApi {
   list(query?: ProductListQuery): Promise<Page<ApiProduct>>;
-  /** Every product matching the query, 100 per request, each id once. */
-  iterate(query?: Omit<ProductListQuery, 'page' | 'per_page'>): AsyncGenerator<ApiProduct, void, undefined>;
+  /**
+   * Every product matching the query, 100 per request, each id once; with `onInvalid`, a record
+   * failing its schema is handed to it and the others go on.
+   */
+  iterate(
+    query?: Omit<ProductListQuery, 'page' | 'per_page'>,
+    onInvalid?: (invalid: InvalidRecord, page: number) => void,
+  ): AsyncGenerator<ApiProduct, void, undefined>;
   get(id: number): Promise<ApiProduct>;
   /** Not repeated on failure: a lost answer is an OutcomeUnknownError (reconcile by SKU). */
   create(input: ProductCreateInput): Promise<ApiProduct>;

@@ -6,7 +6,7 @@ import { OrderRefusedError } from '../OrderRefusedError.js';
 import type { SqlErpConfig } from './sqlConfigSchema.js';
 import { isUniqueViolation, toSqlError } from './SqlErpError.js';
 import { queryRows } from './streamQuery.js';
-import { tableNames } from './stagingTables.js';
+import { ADDRESS_COLUMNS, tableNames } from './stagingTables.js';
 
 /**
  * Orders into the staging tables: one transaction per order (header and lines, or nothing),
@@ -17,6 +17,8 @@ export class SqlOrderStaging {
   readonly #orders;
   readonly #lines;
   readonly #changes;
+  /** The address columns the header table has, looked up once. */
+  #addressColumns: Promise<Set<string>> | undefined;
 
   constructor(
     private readonly db: Knex,
@@ -144,6 +146,16 @@ export class SqlOrderStaging {
       [o.col('imported_at')]: new Date().toISOString(),
       [o.col('payload')]: JSON.stringify(order.raw),
     };
+    const address = c.address;
+    const parts: Record<(typeof ADDRESS_COLUMNS)[number], string | null> = {
+      customer_street: address?.street ?? null,
+      customer_city: address?.city ?? null,
+      customer_postal_code: address?.postalCode ?? null,
+      customer_county: address?.county ?? null,
+      customer_country: address?.country ?? null,
+    };
+    const present = await this.#presentAddressColumns(trx);
+    for (const part of ADDRESS_COLUMNS) if (present.has(part)) header[o.col(part)] = parts[part];
     // mysql has no RETURNING: it answers with the insert id (and knex warns when asked).
     const insert = trx(o.table).insert(header);
     const inserted: unknown[] =
@@ -153,6 +165,20 @@ export class SqlOrderStaging {
     const id =
       typeof first === 'object' && first !== null ? (first as Record<string, unknown>)[o.col('id')] : first;
     return Number(id);
+  }
+
+  #presentAddressColumns(trx: Knex.Transaction): Promise<Set<string>> {
+    const o = this.#orders;
+    this.#addressColumns ??= (async () => {
+      const present = new Set<string>();
+      for (const part of ADDRESS_COLUMNS)
+        if (await trx.schema.hasColumn(o.table, o.col(part))) present.add(part);
+      return present;
+    })().catch((error: unknown) => {
+      this.#addressColumns = undefined;
+      throw error;
+    });
+    return this.#addressColumns;
   }
 
   #lineRows(orderId: number, order: PlatformOrder): Record<string, unknown>[] {

@@ -3,6 +3,18 @@ import type { SqlErpConfig } from './sqlConfigSchema.js';
 
 type Staging = SqlErpConfig['staging'];
 
+/**
+ * The customer's address on the order header (nullable). Written only when the table has them:
+ * staging tables created before they existed keep working (the address stays in `payload`).
+ */
+export const ADDRESS_COLUMNS = [
+  'customer_street',
+  'customer_city',
+  'customer_postal_code',
+  'customer_county',
+  'customer_country',
+] as const;
+
 /** A staging table's name and the integrator's name for each of our columns. */
 export interface TableNames<K extends string> {
   table: string;
@@ -41,6 +53,7 @@ export function stagingSchema(db: Knex, staging: Staging): Knex.SchemaBuilder {
       t.string(o.col('company_name'), 255);
       t.string(o.col('cui'), 32);
       t.string(o.col('reg_com'), 64);
+      for (const part of ADDRESS_COLUMNS) t.string(o.col(part), 255);
       for (const money of ['subtotal', 'shipping_total', 'discount_total', 'tax_total', 'total'] as const) {
         t.decimal(o.col(money), 14, 2).notNullable();
       }

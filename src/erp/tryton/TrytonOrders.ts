@@ -33,14 +33,6 @@ interface Tax {
   type: string;
 }
 
-/** Platform order fields Tryton keeps on the customer, read loosely from the API's record. */
-interface RawCustomer {
-  street?: unknown;
-  city?: unknown;
-  postal_code?: unknown;
-  county?: unknown;
-}
-
 const SALE_FIELDS = ['number', 'state', 'comment', 'create_date'];
 /** States from which a sale can still be cancelled, with the steps to get there. */
 const CANCEL_STEPS: Record<string, string[]> = {
@@ -258,8 +250,9 @@ export class TrytonOrders {
     if (order.customer.phone) contacts.push({ type: 'phone', value: order.customer.phone });
     const name =
       order.customer.companyName?.trim() || order.customer.name.trim() || `Platform customer ${order.id}`;
+    const address = await this.#addressValues(order);
     const [party] = await this.rpc.model<number[]>('party.party', 'create', [
-      [{ name, addresses: [['create', [addressOf(order)]]], contact_mechanisms: [['create', contacts]] }],
+      [{ name, addresses: [['create', [address]]], contact_mechanisms: [['create', contacts]] }],
     ]);
     this.logger.info({ orderId: order.id, party }, 'customer created in Tryton');
     return { party: party!, address: await this.#address(party!, order) };
@@ -278,22 +271,36 @@ export class TrytonOrders {
     ]);
     if (addresses[0]) return addresses[0].id;
     const [address] = await this.rpc.model<number[]>('party.address', 'create', [
-      [{ party, ...addressOf(order) }],
+      [{ party, ...(await this.#addressValues(order)) }],
     ]);
     return address!;
   }
+
+  /** The party address of the order's customer; its country when Tryton knows the ISO code. */
+  async #addressValues(order: PlatformOrder): Promise<Record<string, unknown>> {
+    const values = addressOf(order);
+    const code = order.customer.address?.country?.toUpperCase();
+    if (code && /^[A-Z]{2}$/.test(code)) {
+      const [country] = await this.rpc.model<{ id: number }[]>('country.country', 'search_read', [
+        [['code', '=', code]],
+        0,
+        1,
+        null,
+        ['id'],
+      ]);
+      if (country) values.country = country.id;
+    }
+    return values;
+  }
 }
 
+/** The party address of the order's customer (normalised by the API mapper, whatever its shape). */
 function addressOf(order: PlatformOrder): Record<string, unknown> {
-  const raw = (order.raw.customer ?? {}) as RawCustomer;
-  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+  const { street, city, postalCode } = order.customer.address ?? {};
   const address: Record<string, unknown> = {};
-  const street = text(raw.street);
-  const city = text(raw.city);
-  const zip = text(raw.postal_code);
   if (street) address.street = street;
   if (city) address.city = city;
-  if (zip) address.postal_code = zip;
+  if (postalCode) address.postal_code = postalCode;
   return address;
 }
 

@@ -59,6 +59,24 @@ describe('bulk results in every plausible shape', () => {
     expect((await client.products.bulkPrices([{ id: 1, price: 3 }])).updated).toBe(3);
   });
 
+  it('reads updated as a decimal string or an odd value (not counted), and not_found as a map keyed by SKU', async () => {
+    stub.handle(() => ({ json: { data: { updated: '2', not_found: { GONE: 'product not found' } } } }));
+    expect(
+      await client.products.bulkStock([
+        { sku: 'GONE', quantity: 1 },
+        { sku: 'A', quantity: 2 },
+      ]),
+    ).toEqual({
+      updated: 2,
+      notFound: [{ sku: 'GONE' }],
+    });
+    stub.handle(() => ({ json: { updated: { count: 1 }, not_found: null } }));
+    expect(await client.products.bulkStock([{ sku: 'A', quantity: 2 }])).toEqual({
+      updated: 0,
+      notFound: [],
+    });
+  });
+
   it('reads not_found as strings, numbers and objects', async () => {
     stub.handle(() => ({
       json: { data: { updated: 0, not_found: ['GONE', 99, { sku: 'X', variant_sku: 'X-L' }] } },
@@ -400,6 +418,63 @@ describe('documents and deletions', () => {
     stub.handle(() => ({ json: { data: orderRecord(4, { invoice: { series: 'INV', number: 12 } }) } }));
     expect(await client.orders.createInvoice(4)).toMatchObject({ series: 'INV', number: 12 });
     expect(stub.requests[0]).toMatchObject({ method: 'POST', path: '/orders/4/invoice', body: undefined });
+  });
+
+  it('reads the AWB number under number, awb_number or tracking_number, as text or a number, wrapped or bare', async () => {
+    const answers: unknown[] = [
+      { data: { number: 'FAN1', courier: 'fan' } },
+      { data: { awb_number: 'FAN2', courier: 'fan' } },
+      { data: { tracking_number: 778899, courier: { code: 'dpd', name: 'DPD' } } },
+      { awb_number: 'FAN4' },
+      { data: { awb: { awb_number: 'FAN5' } } },
+      { data: orderRecord(4, { awb: 'FAN6' }) },
+    ];
+    const read = [];
+    for (const json of answers) {
+      stub.handle(() => ({ status: 201, json }));
+      const awb = await client.orders.createAwb(4);
+      read.push([awb.number, awb.courier]);
+    }
+    expect(read).toEqual([
+      ['FAN1', 'fan'],
+      ['FAN2', 'fan'],
+      ['778899', 'dpd'],
+      ['FAN4', null],
+      ['FAN5', null],
+      ['FAN6', null],
+    ]);
+  });
+
+  it('reads an invoice as series and number, or one invoice_number, wrapped or bare', async () => {
+    const answers: unknown[] = [
+      { data: { series: 'INV', number: 12 } },
+      { data: { invoice_number: 'INV-0013', total: '27.50' } },
+      { series: 'F', invoice_number: 14 },
+      { data: { invoice: { invoice_number: 15 } } },
+    ];
+    const read = [];
+    for (const json of answers) {
+      stub.handle(() => ({ json }));
+      const invoice = await client.orders.createInvoice(4);
+      read.push([invoice.series, invoice.number, invoice.total ?? null]);
+    }
+    expect(read).toEqual([
+      ['INV', 12, null],
+      [null, 'INV-0013', 27.5],
+      ['F', 14, null],
+      [null, 15, null],
+    ]);
+  });
+
+  it('names the field when an AWB answer carries no number under any known name', async () => {
+    stub.handle(() => ({ status: 201, json: { data: { code: 'FAN1' } } }));
+    await expect(client.orders.createAwb(4)).rejects.toMatchObject({
+      code: 'api_schema',
+      field: 'data.number',
+    });
+    // An order answered in place of the AWB, without one: its own number is not taken for it.
+    stub.handle(() => ({ status: 201, json: { data: orderRecord(4, { awb: null }) } }));
+    await expect(client.orders.createAwb(4)).rejects.toMatchObject({ code: 'api_schema' });
   });
 
   it('reads an empty 204 and a result envelope to DELETE as deleted', async () => {

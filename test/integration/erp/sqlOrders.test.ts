@@ -74,6 +74,43 @@ for (const client of ['pg', 'mysql'] as const) {
       }
     });
 
+    it("writes the customer's address to the header; a table created without the address columns still imports", async () => {
+      const adapter = new SqlErpAdapter(database.erpConfig({}), silentLogger());
+      const staging = {
+        orders: { table: 'old_orders', columns: {} },
+        lines: { table: 'old_lines', columns: {} },
+        changes: { table: 'old_changes', columns: {} },
+      };
+      const older = new SqlErpAdapter(database.erpConfig({ staging }), silentLogger());
+      try {
+        await adapter.importOrder(contractOrder(5101));
+        const [header] = await database.db('erp_sync_orders').where('platform_order_id', 5101);
+        expect(header).toMatchObject({
+          customer_street: 'Str. Lunga 1',
+          customer_city: 'Brasov',
+          customer_postal_code: '500001',
+          customer_county: 'Brasov',
+          customer_country: 'RO',
+        });
+
+        await stagingSchema(database.db, database.erpConfig({ staging }).staging);
+        await database.db.schema.alterTable('old_orders', (t) => {
+          t.dropColumns(
+            'customer_street',
+            'customer_city',
+            'customer_postal_code',
+            'customer_county',
+            'customer_country',
+          );
+        });
+        expect((await older.importOrder(contractOrder(5102))).alreadyImported).toBe(false);
+        expect(await database.db('old_orders').where('platform_order_id', 5102)).toHaveLength(1);
+      } finally {
+        await adapter.close();
+        await older.close();
+      }
+    });
+
     it('parks an order whose SKU the ERP does not know (knownSku query), writing nothing', async () => {
       const adapter = new SqlErpAdapter(
         database.erpConfig({ queries: { knownSku: 'select code from items where code = :sku' } }),

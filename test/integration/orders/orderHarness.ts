@@ -46,7 +46,7 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
       deadlineMs: 20_000,
       ...(options.config?.api as object | undefined),
     },
-    erp: { type: 'file', path: join(dir, 'erp'), ...(options.config?.erp as object | undefined) },
+    erp: erpOf(options.config?.erp as Record<string, unknown> | undefined, join(dir, 'erp')),
   };
   const config = parseConfig(raw);
   // The adapter refuses a missing drop folder (a mistyped erp.path must not swallow orders).
@@ -85,4 +85,10 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The file ERP under the world's folder, with overrides; another adapter type as given. */
+function erpOf(override: Record<string, unknown> | undefined, path: string): Record<string, unknown> {
+  if (override?.type !== undefined && override.type !== 'file') return override;
+  return { type: 'file', path, ...override };
 }

@@ -124,6 +124,55 @@ describe('orders: plausible response shapes', () => {
   });
 });
 
+describe('feedback: AWB and invoice answers in other shapes', () => {
+  async function twoOrdersShipping(options: StubOrderPlatformOptions) {
+    world = await startStubPlatformWorld(options);
+    const first = world.platform.add({}, 'SKU-A');
+    const second = world.platform.add({}, 'SKU-B');
+    expect((await runOrders(await world.context(), RUN)).error).toBeUndefined();
+    await writeFile(
+      join(world.erpDir, 'events.csv'),
+      ['order_id,event,courier', `${first},awb,fan`, `${second},invoiced,`].join('\n'),
+    );
+    return { first, second };
+  }
+
+  const result = async (id: number, kind: string) =>
+    JSON.parse(await readFile(join(world!.erpDir, 'outbox', 'results', `${id}-${kind}.json`), 'utf8'));
+
+  it('reads an AWB answered as awb_number, and the invoice of the order behind it arrives', async () => {
+    const { first, second } = await twoOrdersShipping({
+      awbAnswer: (id) => ({ data: { awb_number: `FAN-${id}`, courier: 'fan' } }),
+      invoiceAnswer: (id) => ({ invoice_number: `F-${id}`, total: '22.00' }),
+    });
+    const run = await runFeedback(await world!.context(), RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(2);
+    expect(run.rejected).toBe(0);
+    expect((await result(first, 'awb')).awb).toMatchObject({ number: `FAN-${first}`, courier: 'fan' });
+    expect((await result(second, 'invoiced')).invoice).toMatchObject({ number: `F-${second}`, total: 22 });
+  });
+
+  it('rejects the one event whose answer names no AWB number, and applies the invoice behind it', async () => {
+    const { first, second } = await twoOrdersShipping({ awbAnswer: () => ({ data: { code: 'X1' } }) });
+    const ctx = await world!.context();
+    const run = await runFeedback(ctx, RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(1);
+    expect(run.rejected).toBe(1);
+    const rejects = ctx.store.rejects.list({ pipeline: 'feedback' });
+    expect(rejects.map((r) => r.key)).toEqual([`${first}:awb`]);
+    expect(rejects[0]!.reason).toContain(
+      "cannot be read: POST /orders/{id}/awb: unexpected response shape at 'data.number'",
+    );
+    expect((await result(second, 'invoiced')).invoice).toMatchObject({ series: 'INV', number: second });
+    // Decided: the next run neither repeats the AWB nor fails on it.
+    const again = await runFeedback(await world!.context(), RUN);
+    expect(again.error).toBeUndefined();
+    expect(world!.platform.calls().filter((c) => c.endsWith('/awb'))).toHaveLength(1);
+  });
+});
+
 describe('feedback and erp-orders: plausible response shapes', () => {
   it('creates an ERP order whose POST answer carries no lines, links it, and applies its events through PATCH answers without lines', async () => {
     world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines', writeAnswer: 'summary' });
@@ -154,6 +203,35 @@ describe('feedback and erp-orders: plausible response shapes', () => {
     expect(feedback.applied).toBe(1);
     expect(world.platform.orders.get(platformId)!.record.status).toBe('confirmed');
     expect(await readdir(join(world.erpDir, 'outbox', 'results'))).toContain(`${platformId}-confirmed.json`);
+  });
+
+  it('finds an ERP order whose POST answer cannot be read by source_order_id (created once), and creates the next one', async () => {
+    world = await startStubPlatformWorld({ list: 'summary', lineKey: 'lines' });
+    for (const id of ['PH-5', 'PH-6'])
+      await writeInboxOrder(world.erpDir, `${id}.json`, {
+        source_order_id: id,
+        customer_id: 3,
+        items: [{ sku: 'SKU-A', quantity: 1 }],
+      });
+    const { platform } = world;
+    // The platform creates PH-5 and answers in a shape of its own (no status, a state word).
+    platform.intercept(
+      (r) =>
+        r.method === 'POST' &&
+        r.path === '/orders' &&
+        (r.body as { source_order_id?: string }).source_order_id === 'PH-5',
+      () => ({ status: 201, json: { data: { id: Math.max(...platform.orders.keys()), state: 'accepted' } } }),
+      { applyFirst: true },
+    );
+    const run = await runErpOrders(await world.context(), RUN);
+    expect(run.error).toBeUndefined();
+    expect(run.applied).toBe(2);
+    expect(run.extra.foundExisting).toBe(1);
+    expect(platform.calls().filter((c) => c === 'POST /orders')).toHaveLength(2);
+    expect(platform.orders.size).toBe(2);
+    const ctx = await world.context();
+    expect(ctx.store.orders.outgoing.get('PH-5')).toMatchObject({ state: 'created', platformOrderId: 1 });
+    expect(ctx.store.orders.outgoing.get('PH-6')).toMatchObject({ state: 'created', platformOrderId: 2 });
   });
 
   it('finds an ERP order whose POST answer was lost by source_order_id, in a summary list where its record is odd: created once', async () => {

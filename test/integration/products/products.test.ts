@@ -1,10 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/logger.js';
 import { runCatalog } from '../../../src/sync/catalog.js';
+import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { runProducts } from '../../../src/sync/products.js';
 import { runStock } from '../../../src/sync/stock.js';
 import type { SyncContext } from '../../../src/sync/types.js';
+import { startGateProxy } from '../../support/gateProxy.js';
 import { createProductsWorld, type ProductRow, type ProductsWorld } from './productsHarness.js';
 
 const RUN = { full: false, dryRun: false };
@@ -171,6 +174,41 @@ describe('products pipeline against the sandbox', () => {
     world.harness.sandbox.requestLog.clear();
     expect(await runProducts(ctx, RUN)).toMatchObject({ sent: 0, unchanged: 40 });
     expect(world.productWrites()).toEqual([]);
+  });
+
+  it('finds a product whose POST answer cannot be read by its SKU (created once), and creates the others', async () => {
+    world = await createProductsWorld();
+    world.writeProducts(rows(3));
+    const proxy = await startGateProxy(world.harness.sandbox.url);
+    // Another platform's answer to one create: the id and SKU only.
+    proxy.rewrite(
+      (method, path) => method === 'POST' && path === '/products',
+      (json) => {
+        const data = (json as { data: { id: number; sku: string } }).data;
+        return data.sku === sku(2) ? { data: { id: data.id, sku: data.sku } } : json;
+      },
+    );
+    const { harness } = world;
+    const ctx = await createSyncContext(
+      {
+        ...harness.config,
+        api: { ...harness.config.api, baseUrl: proxy.url },
+        products: { ...harness.config.products, enabled: true },
+      },
+      silentLogger(),
+    );
+    try {
+      const run = await runProducts(ctx, RUN);
+      expect(run.error).toBeUndefined();
+      expect(run).toMatchObject({ applied: 3, failed: 0, extra: { created: 2, foundExisting: 1 } });
+      expect(world.productWrites().filter((entry) => entry.method === 'POST')).toHaveLength(3);
+      const platform = await world.platformBySku(ctx, 'NEW-');
+      expect([...platform.values()].map((products) => products.length)).toEqual([1, 1, 1]);
+      expect(ctx.store.productLinks.get(sku(2))).toBeDefined();
+    } finally {
+      await closeSyncContext(ctx);
+      await proxy.close();
+    }
   });
 
   it('sends a PATCH again next run when its answer was lost, even if the ERP value went back', async () => {

@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CATALOG_CURSOR, runCatalog } from '../../../src/sync/catalog.js';
 import { runPrices } from '../../../src/sync/prices.js';
 import { runStock } from '../../../src/sync/stock.js';
+import { silentLogger } from '../../../src/logger.js';
+import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
+import { startGateProxy } from '../../support/gateProxy.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
@@ -21,6 +24,46 @@ describe('catalog pipeline against the sandbox', () => {
     expect(dry.applied).toBe(0);
     expect(ctx.store.productLinks.count()).toBe(0);
     expect(ctx.store.cursors.get(CATALOG_CURSOR)).toBeNull();
+  });
+
+  it('rejects one product record it cannot read, naming it and the field, and links every other one', async () => {
+    harness = await createHarness({ extraProducts: 30 });
+    const proxy = await startGateProxy(harness.sandbox.url);
+    // Another platform lists one product with a status it spells as a number.
+    proxy.rewrite(
+      (method, path) => method === 'GET' && path === '/products',
+      (json) => {
+        const body = json as { data: { sku: string; status: unknown }[] };
+        for (const product of body.data) if (product.sku === bulkSku(7)) product.status = 3;
+        return body;
+      },
+    );
+    const ctx = await createSyncContext(
+      { ...harness.config, api: { ...harness.config.api, baseUrl: proxy.url } },
+      silentLogger(),
+    );
+    try {
+      const run = await runCatalog(ctx, RUN);
+      expect(run.error).toBeUndefined();
+      expect(run.read).toBe(30);
+      expect(run.rejected).toBe(1);
+      expect(ctx.store.productLinks.count()).toBe(29);
+      expect(ctx.store.productLinks.get(bulkSku(7))).toBeUndefined();
+      const [reject] = ctx.store.rejects.list({ pipeline: 'catalog' });
+      expect(reject).toMatchObject({ key: bulkSku(7) });
+      expect(reject!.reason).toMatch(/GET \/products: unexpected response shape at 'data\.\d+\.status'/);
+      expect(ctx.store.cursors.get(CATALOG_CURSOR)).toMatch(/^\d{4}-/);
+
+      // The platform reads it right again: linked by a full scan, its reject resolved.
+      proxy.rewrite(null);
+      const again = await runCatalog(ctx, { full: true, dryRun: false });
+      expect(again.rejected).toBe(0);
+      expect(ctx.store.productLinks.get(bulkSku(7))).toBeDefined();
+      expect(ctx.store.rejects.list({ pipeline: 'catalog' })).toEqual([]);
+    } finally {
+      await closeSyncContext(ctx);
+      await proxy.close();
+    }
   });
 
   it('links every product and variant, and a rescan handles nothing twice', async () => {

@@ -10,6 +10,7 @@ import { runPrices } from '../../../src/sync/prices.js';
 import { runStock } from '../../../src/sync/stock.js';
 import type { SyncContext } from '../../../src/sync/types.js';
 import { runCli } from '../../support/cli.js';
+import { http } from '../../support/sandboxHttp.js';
 import { createPlatformOrder } from '../orders/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
@@ -314,4 +315,75 @@ describe('erp-sync explain order', () => {
     expect(story.verdict.text).not.toMatch(/will be imported/);
     expect(cli.code).toBe(2);
   });
+});
+
+describe('erp-sync explain sku: what the ERP does not export is not a problem', () => {
+  it('a variable product whose variants are in step is in step (exit 0): the parent has no stock of its own, each variant is shown', async () => {
+    // A variable product with three variants (the sandbox takes them on create; the spec has no other way).
+    const sku = 'TEE-1';
+    const variants = ['TEE-1-S', 'TEE-1-M', 'TEE-1-L'];
+    const created = await http(harness.sandbox).post('/products', {
+      name: 'Tee',
+      sku,
+      type: 'variable',
+      status: 'active',
+      price: 50,
+      variants: variants.map((variant) => ({ sku: variant, name: variant, price: 1, stock_quantity: 0 })),
+    });
+    expect(created.status).toBe(201);
+    const stockRows = [
+      { sku: bulkSku(1), quantity: 10 },
+      { sku: bulkSku(2), quantity: 25 },
+      { sku: bulkSku(3), quantity: 'lots' },
+      { sku: 'NOT-ON-PLATFORM', quantity: 5 },
+      ...variants.map((variant, i) => ({ sku, variant_sku: variant, quantity: 30 + i })),
+    ];
+    harness.writeStock(stockRows);
+    harness.writePrices([
+      ...[1, 2].map((n) => ({ sku: bulkSku(n), price: 10 + n, vat_rate: 19 })),
+      ...variants.map((variant, i) => ({ sku, variant_sku: variant, price: 50 + i })),
+    ]);
+    expect((await runStock(ctx, RUN)).error).toBeUndefined();
+    expect((await runPrices(ctx, RUN)).error).toBeUndefined();
+
+    const story = await explainSku(ctx, sku);
+    expect(story.verdict).toMatchObject({ state: 'in_step', text: expect.stringMatching(/^in step/) });
+    expect(item(story, sku).stock.verdict).toMatchObject({
+      state: 'not_pushed',
+      text: expect.stringMatching(/no stock of its own: a variable product/),
+    });
+    for (const [i, variant] of variants.entries()) {
+      const line = item(story, `${sku}/${variant}`);
+      expect(line.stock).toMatchObject({
+        wouldPush: 30 + i,
+        platform: 30 + i,
+        verdict: { state: 'in_step' },
+      });
+      expect(line.prices.verdict.state).toBe('in_step');
+    }
+    const cli = await runCli(['explain', 'sku', sku, '--config', configFile], env);
+    expect(cli.stdout).toMatch(new RegExp(`^${sku}\\nverdict: in step`));
+    for (const variant of variants) expect(cli.stdout).toContain(`\n${sku}/${variant}\n  stock: in step`);
+    expect(cli.stdout).not.toMatch(/not in the ERP's stock/);
+    expect(cli.code).toBe(0);
+  }, 90_000);
+
+  it('a SKU the ERP exports stock for but no prices row: in step, prices not pushed and said to be normal (exit 0)', async () => {
+    harness.writeStock([{ sku: bulkSku(4), quantity: 40 }]);
+    harness.writePrices([]);
+    expect((await runStock(ctx, RUN)).error).toBeUndefined();
+    const story = await explainSku(ctx, bulkSku(4));
+    expect(item(story, bulkSku(4)).stock.verdict.state).toBe('in_step');
+    expect(item(story, bulkSku(4)).prices.verdict).toMatchObject({
+      state: 'not_pushed',
+      text: expect.stringMatching(/the ERP exports only stock for it.*not a problem/),
+    });
+    expect(story.verdict).toMatchObject({
+      state: 'in_step',
+      text: `in step; not pushed, as the ERP exports it: ${bulkSku(4)} prices`,
+    });
+    const cli = await runCli(['explain', 'sku', bulkSku(4), '--config', configFile], env);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).not.toMatch(/not in the ERP's prices/);
+  }, 90_000);
 });

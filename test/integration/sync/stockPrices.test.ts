@@ -4,6 +4,9 @@ import { runCatalog } from '../../../src/sync/catalog.js';
 import { runPrices } from '../../../src/sync/prices.js';
 import { NOT_ON_PLATFORM } from '../../../src/sync/pushBatch.js';
 import { runStock } from '../../../src/sync/stock.js';
+import { silentLogger } from '../../../src/logger.js';
+import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
+import { startGateProxy } from '../../support/gateProxy.js';
 import {
   bulkSku,
   createHarness,
@@ -191,6 +194,52 @@ describe('stock and prices pipelines against the sandbox', () => {
     harness.writeStock([{ sku: bulkSku(1), quantity: 1 }]);
     expect(await runStock(await archiving(), RUN)).toMatchObject({ read: 1, applied: 1 });
     expect(await open()).toEqual([bulkSku(2), 'GONE-1']);
+  });
+
+  it('reads bulk answers of another shape (updated as text, not_found as a map), and one it cannot read fails only its batch', async () => {
+    harness = await createHarness({ extraProducts: 30, sync: { batchSize: 10, concurrency: 1 } });
+    harness.writeStock([...stockRows(30, (n) => n + 100), { sku: 'GONE-1', quantity: 4 }]);
+    const proxy = await startGateProxy(harness.sandbox.url);
+    let answers = 0;
+    proxy.rewrite(
+      (method, path) => method === 'PATCH' && path === '/products/stock/bulk',
+      (json) => {
+        answers += 1;
+        const { updated, not_found } = (
+          json as { data: { updated: number; not_found: (string | { sku: string })[] } }
+        ).data;
+        // The second batch's answer names what was not found in a shape nobody can read.
+        if (answers === 2) return { data: { updated: String(updated), not_found: 'some' } };
+        const skus = not_found.map((entry) => (typeof entry === 'string' ? entry : entry.sku));
+        return {
+          updated: String(updated),
+          not_found: Object.fromEntries(skus.map((sku) => [sku, 'unknown'])),
+        };
+      },
+    );
+    const ctx = await createSyncContext(
+      { ...harness.config, api: { ...harness.config.api, baseUrl: proxy.url } },
+      silentLogger(),
+    );
+    try {
+      const run = await runStock(ctx, RUN);
+      expect(run).toMatchObject({ sent: 31, applied: 20, notFound: 1, failed: 10 });
+      expect(run.error?.code).toBe('api_schema');
+      expect(ctx.store.rejects.list({ pipeline: 'stock' }).map((r) => [r.key, r.reason])).toEqual([
+        ['GONE-1', NOT_ON_PLATFORM],
+      ]);
+      // The unconfirmed batch, and only it, is sent again; its answer reads now.
+      const again = await runStock(ctx, RUN);
+      expect(again).toMatchObject({ sent: 10, applied: 10, failed: 0 });
+      expect(again.error).toBeUndefined();
+      const platform = await harness.platform(ctx);
+      expect(
+        stockRows(30, (n) => n + 100).every((row) => platform.get(row.sku)?.stock === row.quantity),
+      ).toBe(true);
+    } finally {
+      await closeSyncContext(ctx);
+      await proxy.close();
+    }
   });
 
   it('splits a batch the platform refuses as a whole, applies the rest, and sets variant stock by variant SKU', async () => {

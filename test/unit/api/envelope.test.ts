@@ -50,16 +50,20 @@ describe('parseBulk', () => {
     expect(parseBulk({ updated: 5 }, context)).toEqual({ updated: 5, notFound: [] });
   });
 
-  it('reports a drift in updated as a SchemaError naming the field', () => {
+  it('does not count an updated it cannot read (nothing depends on it), but reports a not_found it cannot read as a SchemaError naming the field', () => {
+    expect(parseBulk({ data: { updated: 'all', not_found: [] } }, context)).toEqual({
+      updated: 0,
+      notFound: [],
+    });
     const error = (() => {
       try {
-        parseBulk({ data: { updated: 'all' } }, context);
+        parseBulk({ data: { updated: 1, not_found: 'GONE' } }, context);
       } catch (caught) {
         return caught;
       }
     })();
     expect(error).toBeInstanceOf(SchemaError);
-    expect((error as SchemaError).field).toBe('data.updated');
+    expect((error as SchemaError).field).toBe('data.not_found');
   });
 });
 

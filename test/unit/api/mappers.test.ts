@@ -90,10 +90,82 @@ describe('toPlatformOrder', () => {
       companyName: null,
       cui: null,
       regCom: null,
+      address: null,
     });
     expect(order.awbNumber).toBeNull();
     expect(order.invoiceNumber).toBeNull();
     expect(order.sourceOrderId).toBeNull();
+  });
+});
+
+describe("the customer's address, in every plausible shape", () => {
+  const address = (order: Record<string, unknown>) =>
+    toPlatformOrder(apiOrderSchema.parse({ ...wire, ...order })).customer.address;
+  const customer = wire.customer;
+  const cluj = {
+    street: 'Str. Lunga 1',
+    city: 'Cluj-Napoca',
+    postalCode: '400001',
+    county: 'Cluj',
+    country: 'RO',
+  };
+
+  it('reads it under the customer (address, shipping_address, billing_address) as the sandbox serves it', () => {
+    const nested = {
+      street: 'Str. Lunga 1',
+      city: 'Cluj-Napoca',
+      postal_code: '400001',
+      county: 'Cluj',
+      country: 'RO',
+    };
+    expect(address({ customer: { ...customer, address: nested } })).toEqual(cluj);
+    expect(address({ customer: { ...customer, shipping_address: nested } })).toEqual(cluj);
+    expect(address({ customer: { ...customer, billing_address: nested } })).toEqual(cluj);
+  });
+
+  it('prefers the shipping address, and reads other names of the parts', () => {
+    const billing = { address1: 'Billing 9', town: 'Iasi', zip: 700001 };
+    const shipping = {
+      line1: 'Str. Lunga 1',
+      city: 'Cluj-Napoca',
+      postcode: '400001',
+      state: 'Cluj',
+      country: { code: 'RO' },
+    };
+    expect(
+      address({ customer: { ...customer, billing_address: billing, shipping_address: shipping } }),
+    ).toEqual(cluj);
+    expect(address({ customer: { ...customer, billing_address: billing } })).toEqual({
+      street: 'Billing 9',
+      city: 'Iasi',
+      postalCode: '700001',
+      county: null,
+      country: null,
+    });
+  });
+
+  it('reads it on the order itself, at the customer top level, or as a bare street', () => {
+    const flat = {
+      street: 'Str. Lunga 1',
+      city: 'Cluj-Napoca',
+      postal_code: '400001',
+      county: 'Cluj',
+      country: 'RO',
+    };
+    expect(address({ shipping_address: flat })).toEqual(cluj);
+    expect(address({ customer: { ...customer, ...flat } })).toEqual(cluj);
+    expect(address({ customer: { ...customer, address: 'Str. Lunga 1' } })).toEqual({
+      street: 'Str. Lunga 1',
+      city: null,
+      postalCode: null,
+      county: null,
+      country: null,
+    });
+  });
+
+  it('is null when the order carries none (empty parts are none)', () => {
+    expect(address({})).toBeNull();
+    expect(address({ customer: { ...customer, address: { street: ' ', city: null } } })).toBeNull();
   });
 });
 

@@ -15,7 +15,16 @@ function order(id: number, extra: Partial<PlatformOrder> = {}): PlatformOrder {
     paymentStatus: 'unpaid',
     currency: 'RON',
     sourceOrderId: null,
-    customer: { id: 1, name: 'A', email: null, phone: null, companyName: null, cui: null, regCom: null },
+    customer: {
+      id: 1,
+      name: 'A',
+      email: null,
+      phone: null,
+      companyName: null,
+      cui: null,
+      regCom: null,
+      address: { street: 'Str. Lunga 1', city: 'Cluj', postalCode: '400001', county: null, country: 'RO' },
+    },
     items: [
       {
         productId: 1,
@@ -73,6 +82,16 @@ describe('file order outbox', () => {
     const written = JSON.parse(await readFile(join(dir, 'outbox/orders/7.json'), 'utf8'));
     expect(written.order).toEqual({ id: 7, number: 'N7', status: 'new', note: 'a < b & c' });
     expect(Date.parse(written.imported_at)).not.toBeNaN();
+    expect(written.customer).toEqual({
+      id: 1,
+      name: 'A',
+      email: null,
+      phone: null,
+      company_name: null,
+      cui: null,
+      reg_com: null,
+      address: { street: 'Str. Lunga 1', city: 'Cluj', postal_code: '400001', county: null, country: 'RO' },
+    });
     const second = await ex.importOrder(order(7));
     expect(second).toEqual({ erpRef: '7.json', alreadyImported: true });
     expect(await readdir(join(dir, 'outbox/orders'))).toEqual(['7.json']);
@@ -84,6 +103,7 @@ describe('file order outbox', () => {
     const text = await readFile(join(dir, 'outbox/orders/8.xml'), 'utf8');
     expect(text).toContain('<order_import>');
     expect(text).toContain('<note>a &lt; b &amp; c</note>');
+    expect(text).toContain('<customer>');
     await exchange().importOrder(order(9));
     expect(await xml.importOrder(order(9))).toEqual({ erpRef: '9.json', alreadyImported: true });
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderLink } from '../../../src/store/OrderLinkRepository.js';
 import { statusReached, stepNote, stepsTowards } from '../../../src/sync/lifecycleWalk.js';
 import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
-import { nextOrderChange, toOrderChange } from '../../../src/sync/orderChanges.js';
+import { nextOrderChange, toOrderChange, withoutErpCaused } from '../../../src/sync/orderChanges.js';
 
 function link(extra: Partial<OrderLink> = {}): OrderLink {
   return {
@@ -17,6 +17,8 @@ function link(extra: Partial<OrderLink> = {}): OrderLink {
     importedAt: '2026-01-01T00:00:00Z',
     acknowledgedAt: null,
     updatedAt: '2026-01-01T00:00:00Z',
+    erpIntent: null,
+    guardSeq: 0,
     ...extra,
   };
 }
@@ -28,7 +30,13 @@ describe('order change detection', () => {
 
   it('numbers each change after the last delivered one and names only what moved', () => {
     const pending = nextOrderChange(link({ changeSeq: 2 }), { status: 'cancelled', paymentStatus: 'unpaid' });
-    expect(pending).toEqual({ seq: 3, status: 'cancelled', paymentStatus: 'unpaid' });
+    expect(pending).toEqual({
+      seq: 3,
+      status: 'cancelled',
+      paymentStatus: 'unpaid',
+      fromStatus: 'new',
+      fromPaymentStatus: 'unpaid',
+    });
     expect(toOrderChange(link({ changeSeq: 2 }), pending!)).toEqual({
       orderId: 5,
       erpRef: '5.json',
@@ -43,6 +51,41 @@ describe('order change detection', () => {
     expect(nextOrderChange(link({ pendingChange }), { status: 'cancelled', paymentStatus: 'paid' })).toEqual(
       pendingChange,
     );
+  });
+});
+
+describe('echo guard: states an ERP event in flight causes', () => {
+  const walkingToShipped = link({ erpIntent: { eventId: 'e1', status: 'shipped' } });
+
+  it('reads every status on the way to the ERP status, and that status, as the ERP has it', () => {
+    for (const status of ['confirmed', 'processing', 'shipped'] as const) {
+      const seen = withoutErpCaused(walkingToShipped, { status, paymentStatus: 'unpaid' });
+      expect(nextOrderChange(walkingToShipped, seen)).toBeNull();
+    }
+  });
+
+  it('still delivers a change the ERP did not ask for (cancelled meanwhile, a payment)', () => {
+    expect(withoutErpCaused(walkingToShipped, { status: 'cancelled', paymentStatus: 'unpaid' })).toEqual({
+      status: 'cancelled',
+      paymentStatus: 'unpaid',
+    });
+    // A payment arriving while the ERP walks the order: only the payment is a change.
+    expect(withoutErpCaused(walkingToShipped, { status: 'processing', paymentStatus: 'paid' })).toEqual({
+      status: 'new',
+      paymentStatus: 'paid',
+    });
+    const paying = link({ erpIntent: { eventId: 'e2', paymentStatus: 'paid' } });
+    expect(withoutErpCaused(paying, { status: 'cancelled', paymentStatus: 'paid' })).toEqual({
+      status: 'cancelled',
+      paymentStatus: 'unpaid',
+    });
+  });
+
+  it('changes nothing without an ERP event in flight', () => {
+    expect(withoutErpCaused(link(), { status: 'shipped', paymentStatus: 'paid' })).toEqual({
+      status: 'shipped',
+      paymentStatus: 'paid',
+    });
   });
 });
 

@@ -87,10 +87,43 @@ describe('order store', () => {
   it('delivers a pending change as it was and records the ERP state after commit', () => {
     const { links } = store.orders;
     links.link(link(6));
-    links.setPendingChange(6, { seq: 1, status: 'cancelled', paymentStatus: 'unpaid' });
+    expect(links.setPendingChange(6, { seq: 1, status: 'cancelled', paymentStatus: 'unpaid' }, 0)).toBe(true);
     expect(links.get(6)?.pendingChange).toEqual({ seq: 1, status: 'cancelled', paymentStatus: 'unpaid' });
     links.commitChange(6, { seq: 1, status: 'cancelled', paymentStatus: 'unpaid' });
     expect(links.get(6)).toMatchObject({ status: 'cancelled', changeSeq: 1, pendingChange: null });
     expect(links.open('2000-01-01T00:00:00Z').has(6)).toBe(false);
+  });
+
+  it('refuses a pending change once feedback touched the order, and keeps what feedback delivered at commit', () => {
+    const { links } = store.orders;
+    links.link(link(7));
+    links.link(link(8));
+    const mark = links.guardMark();
+    const read = links.get(7)!;
+    links.beginErpChange(7, { eventId: 'e1', status: 'shipped' });
+    expect(links.get(7)).toMatchObject({ erpIntent: { eventId: 'e1', status: 'shipped' } });
+    expect(links.get(7)!.guardSeq).toBeGreaterThan(mark);
+    expect(
+      links.setPendingChange(7, { seq: 1, status: 'processing', paymentStatus: 'unpaid' }, read.guardSeq),
+    ).toBe(false);
+    links.endErpChange(7, { status: 'shipped' });
+    expect(links.get(7)).toMatchObject({ status: 'shipped', erpIntent: null, pendingChange: null });
+    expect(links.guardMark()).toBe(links.get(7)!.guardSeq);
+
+    // A change set pending before feedback delivered its state: at commit, feedback's status
+    // stays, the change's payment status is taken.
+    const before = links.get(8)!;
+    const change = {
+      seq: 1,
+      status: 'confirmed' as const,
+      paymentStatus: 'paid' as const,
+      fromStatus: before.status,
+      fromPaymentStatus: before.paymentStatus,
+    };
+    expect(links.setPendingChange(8, change, before.guardSeq)).toBe(true);
+    links.beginErpChange(8, { eventId: 'e2', status: 'shipped' });
+    links.endErpChange(8, { status: 'shipped' });
+    links.commitChange(8, change);
+    expect(links.get(8)).toMatchObject({ status: 'shipped', paymentStatus: 'paid', changeSeq: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { FeedbackResult, OrderChange, PlatformOrder } from '../../../domain/orders.js';
+import type { FeedbackResult, OrderChange, OrderCustomer, PlatformOrder } from '../../../domain/orders.js';
 import type { ImportResult } from '../../ErpAdapter.js';
 import type { ErpOrderLocation } from '../../ErpOrderLocation.js';
 import {
@@ -41,7 +41,11 @@ export class OrderOutbox {
     const earlier = await this.#findImport(order.id);
     if (earlier) return { erpRef: earlier.name, alreadyImported: true };
     const name = this.erpRefOf(order.id);
-    const document = { imported_at: this.now().toISOString(), order: order.raw };
+    const document = {
+      imported_at: this.now().toISOString(),
+      customer: customerDocument(order.customer),
+      order: order.raw,
+    };
     const created = await writeNewFileAtomic(
       join(this.paths.ordersDir, name),
       this.#encode('order_import', document),
@@ -150,4 +154,25 @@ export class OrderOutbox {
     await removeStaleTempFiles(this.paths.ordersDir);
     await removeStaleTempFiles(this.paths.updatesDir);
   }
+}
+
+/** The customer as erp-sync read it, whatever shape the platform sent (address included). */
+function customerDocument(customer: OrderCustomer): Record<string, unknown> {
+  const address = customer.address;
+  return {
+    id: customer.id,
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    company_name: customer.companyName,
+    cui: customer.cui,
+    reg_com: customer.regCom,
+    address: address && {
+      street: address.street,
+      city: address.city,
+      postal_code: address.postalCode,
+      county: address.county,
+      country: address.country,
+    },
+  };
 }

@@ -30,8 +30,12 @@ export interface TrytonWorld {
   close(): Promise<void>;
 }
 
-export async function startTrytonWorld(tryton: TrytonServer): Promise<TrytonWorld> {
-  const sandbox = await startSandbox({ seed: 'empty' });
+/** `seed: 'demo'`: the sandbox's demo data too (customers with addresses, orders of other SKUs). */
+export async function startTrytonWorld(
+  tryton: TrytonServer,
+  options: { seed?: 'demo' | 'empty' } = {},
+): Promise<TrytonWorld> {
+  const sandbox = await startSandbox({ seed: options.seed ?? 'empty' });
   const dir = await mkdtemp(join(tmpdir(), 'tryton-it-'));
   const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
   const productIds = new Map<string, number>();
