@@ -2,14 +2,9 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
-import {
-  AUDIT_PIPELINES,
-  runAudit,
-  type AuditFinding,
-  type AuditPipeline,
-  type AuditReport,
-} from '../sync/audit.js';
+import { runAudit, type AuditFinding, type AuditReport } from '../sync/audit.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { AUDIT_PIPELINES, type AuditPipeline } from '../sync/pipelineNames.js';
 import type { HealOutcome } from '../sync/healDrift.js';
 import { formatSummaryTable } from '../sync/summary.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
@@ -173,47 +168,22 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
   return auditExitCode(report, fix);
 }
 
-export function registerAuditCommand(program: Command): void {
-  program
-    .command('audit')
-    .description(
-      'compare the ERP and the platform (read only) and list every difference; exit 0 in step, 1 drift, 2 could not finish (or --fix failed)',
-    )
-    .option('--pipeline <pipelines>', `comma-separated subset of: ${AUDIT_PIPELINES.join(', ')}`)
-    .option('--json', 'print the report as JSON', false)
-    .option('--max <n>', 'list at most N findings (all are counted)', '50')
-    .option(
-      '--fix',
-      'then push exactly the stock and price items that heal the drift: enqueued when a daemon runs, else inline',
-      false,
-    )
-    .option('--inline', 'with --fix: push from this process even when a daemon runs', false)
-    .option('--wait', 'with --fix through the daemon: wait until it has sent the pushes', false)
-    .action(
-      async (
-        flags: {
-          pipeline?: string;
-          json: boolean;
-          max: string;
-          fix: boolean;
-          inline: boolean;
-          wait: boolean;
-        },
-        command: Command,
-      ) => {
-        const globals = command.optsWithGlobals<{ config?: string }>();
-        process.exitCode = await audit({
-          configFile: globals.config,
-          pipelines: flags.pipeline
-            ?.split(',')
-            .map((name) => name.trim())
-            .filter(Boolean),
-          json: flags.json,
-          max: Number(flags.max),
-          fix: flags.fix,
-          inline: flags.inline,
-          wait: flags.wait,
-        });
-      },
-    );
+/** `erp-sync audit`. */
+export async function auditCommand(
+  flags: { pipeline?: string; json: boolean; max: string; fix: boolean; inline: boolean; wait: boolean },
+  command: Command,
+): Promise<void> {
+  const globals = command.optsWithGlobals<{ config?: string }>();
+  process.exitCode = await audit({
+    configFile: globals.config,
+    pipelines: flags.pipeline
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    json: flags.json,
+    max: Number(flags.max),
+    fix: flags.fix,
+    inline: flags.inline,
+    wait: flags.wait,
+  });
 }

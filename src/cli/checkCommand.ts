@@ -104,18 +104,13 @@ function checkStore(config: Config, account: ApiAccount | undefined): CheckLine 
   }
 }
 
-export function registerCheckCommand(program: Command): void {
-  program
-    .command('check')
-    .description('check the configuration, the API key (GET /account), the ERP, the store and Redis')
-    .option('--json', 'print as JSON', false)
-    .action(async (flags: { json: boolean }, command: Command) => {
-      const lines = await runChecks(command.optsWithGlobals<{ config?: string }>().config);
-      if (flags.json) process.stdout.write(`${JSON.stringify(lines, null, 2)}\n`);
-      else
-        for (const line of lines)
-          process.stdout.write(`${line.ok ? 'ok  ' : 'FAIL'} ${line.what}: ${line.details}\n`);
-      const failed = lines.filter((line) => !line.ok);
-      process.exitCode = failed.length === 0 ? EXIT_OK : (failed[0]!.exitCode ?? EXIT_FAILED);
-    });
+/** `erp-sync check`. */
+export async function checkCommand(flags: { json: boolean }, command: Command): Promise<void> {
+  const lines = await runChecks(command.optsWithGlobals<{ config?: string }>().config);
+  if (flags.json) process.stdout.write(`${JSON.stringify(lines, null, 2)}\n`);
+  else
+    for (const line of lines)
+      process.stdout.write(`${line.ok ? 'ok  ' : 'FAIL'} ${line.what}: ${line.details}\n`);
+  const failed = lines.filter((line) => !line.ok);
+  process.exitCode = failed.length === 0 ? EXIT_OK : (failed[0]!.exitCode ?? EXIT_FAILED);
 }

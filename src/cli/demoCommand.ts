@@ -1,4 +1,3 @@
-import { InvalidArgumentError, type Command } from 'commander';
 import type { DemoOptions } from './demo/DemoOptions.js';
 import { runDaemonDemo } from './demo/daemonDemo.js';
 import { runInlineDemo } from './demo/inlineDemo.js';
@@ -47,26 +46,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   }
 }
 
-function positiveSeconds(value: string): number {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
-    throw new InvalidArgumentError('SECONDS must be a positive number');
-  return Number(value);
-}
-
-export function registerDemoCommand(program: Command): void {
-  program
-    .command('demo')
-    .description(
-      'the sandbox, a sample ERP folder and the daemon (with Redis) or every pipeline inline (without), narrated',
-    )
-    .option('--keep', 'keep the work folder (inline: and the sandbox running until Ctrl-C)', false)
-    .option('--dir <folder>', 'work folder to use and keep (default: a temporary one, removed afterwards)')
-    .option(
-      '--for <seconds>',
-      'end by itself this long after the narrated steps (default: at Ctrl-C)',
-      positiveSeconds,
-    )
-    .action(async (flags: { keep: boolean; dir?: string; for?: number }) => {
-      process.exitCode = await runDemo({ keep: flags.keep, dir: flags.dir, forSeconds: flags.for });
-    });
+/** `erp-sync demo`. */
+export async function demoCommand(flags: { keep: boolean; dir?: string; for?: number }): Promise<void> {
+  process.exitCode = await runDemo({ keep: flags.keep, dir: flags.dir, forSeconds: flags.for });
 }

@@ -171,47 +171,41 @@ async function withContext(
   }
 }
 
-export function registerExplainCommand(program: Command): void {
-  const explain = program
-    .command('explain')
-    .description('the whole story of one SKU or one order, and a verdict (read only)');
-  explain
-    .command('sku <sku>')
-    .description(
-      'ERP value, acknowledged value, platform value, held units, buffer, rejects, runs, queued or failed jobs; exit 0 in step, 1 not, 2 could not read',
-    )
-    .option('--json', 'print the story as JSON', false)
-    .action(async (sku: string, flags: { json: boolean }, command: Command) => {
-      const globals = command.optsWithGlobals<{ config?: string }>();
-      process.exitCode = await withContext(globals.config, async (ctx) => {
-        const wanted = sku.trim();
-        const story = await explainSkuWithJobs(ctx, wanted);
-        process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatSkuStory(story));
-        return explainExitCode(story.verdict.state, !story.platform.read || !story.erp.read);
-      });
-    });
-  explain
-    .command('order <id>')
-    .description(
-      'platform status, ERP reference and where the ERP holds it, parked reason, changes and events; exit 0 in step, 1 not, 2 could not read',
-    )
-    .option('--json', 'print the story as JSON', false)
-    .action(async (id: string, flags: { json: boolean }, command: Command) => {
-      if (!/^[1-9]\d{0,15}$/.test(id.trim())) {
-        process.stderr.write(
-          `erp-sync: explain order wants a platform order id (a positive whole number), got "${id}"\n`,
-        );
-        process.exitCode = 64;
-        return;
-      }
-      const globals = command.optsWithGlobals<{ config?: string }>();
-      process.exitCode = await withContext(globals.config, async (ctx) => {
-        const story = await explainOrder(ctx, Number(id.trim()));
-        process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatOrderStory(story));
-        return explainExitCode(
-          story.verdict.state,
-          !story.platform.read || (story.erpNow.asked && !story.erpNow.read),
-        );
-      });
-    });
+/** `erp-sync explain sku <sku>`. */
+export async function explainSkuCommand(
+  sku: string,
+  flags: { json: boolean },
+  command: Command,
+): Promise<void> {
+  const globals = command.optsWithGlobals<{ config?: string }>();
+  process.exitCode = await withContext(globals.config, async (ctx) => {
+    const wanted = sku.trim();
+    const story = await explainSkuWithJobs(ctx, wanted);
+    process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatSkuStory(story));
+    return explainExitCode(story.verdict.state, !story.platform.read || !story.erp.read);
+  });
+}
+
+/** `erp-sync explain order <id>`. */
+export async function explainOrderCommand(
+  id: string,
+  flags: { json: boolean },
+  command: Command,
+): Promise<void> {
+  if (!/^[1-9]\d{0,15}$/.test(id.trim())) {
+    process.stderr.write(
+      `erp-sync: explain order wants a platform order id (a positive whole number), got "${id}"\n`,
+    );
+    process.exitCode = 64;
+    return;
+  }
+  const globals = command.optsWithGlobals<{ config?: string }>();
+  process.exitCode = await withContext(globals.config, async (ctx) => {
+    const story = await explainOrder(ctx, Number(id.trim()));
+    process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatOrderStory(story));
+    return explainExitCode(
+      story.verdict.state,
+      !story.platform.read || (story.erpNow.asked && !story.erpNow.read),
+    );
+  });
 }

@@ -10,52 +10,45 @@ function redisConfigOf(command: Command) {
   }).redis;
 }
 
-export function registerJobsCommand(program: Command): void {
-  const jobs = program
-    .command('jobs')
-    .description("the daemon's failed jobs (kept for queue.keepFailedSeconds)");
-  jobs
-    .command('failed')
-    .description('list failed jobs with their reason')
-    .option('--json', 'print as JSON', false)
-    .action(async (flags: { json: boolean }, command: Command) => {
-      const client = await openQueueClient(redisConfigOf(command));
-      try {
-        const failed = await listFailedJobs(client);
-        if (flags.json) {
-          process.stdout.write(`${JSON.stringify(failed, null, 2)}\n`);
-          return;
-        }
-        if (failed.length === 0) process.stdout.write('no failed jobs\n');
-        for (const job of failed) {
-          process.stdout.write(
-            `${job.queue}/${job.id}  ${job.name}  ${job.failedAt ?? '?'}  attempts ${job.attempts}: ${job.reason}\n`,
-          );
-        }
-      } finally {
-        await client.close();
-      }
-    });
-  jobs
-    .command('retry')
-    .argument('[ids...]', 'job ids (plain or QUEUE/ID); none: every failed job')
-    .description('put failed jobs back in the queue')
-    .option('--json', 'print as JSON', false)
-    .action(async (ids: string[], flags: { json: boolean }, command: Command) => {
-      const client = await openQueueClient(redisConfigOf(command));
-      try {
-        const result = await retryFailedJobs(client, ids);
-        if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-        else {
-          process.stdout.write(
-            `retried ${result.retried.length} job(s)${result.retried.length ? `: ${result.retried.join(', ')}` : ''}\n`,
-          );
-          if (result.notFound.length)
-            process.stdout.write(`not among the failed jobs: ${result.notFound.join(', ')}\n`);
-        }
-        process.exitCode = result.notFound.length ? 1 : 0;
-      } finally {
-        await client.close();
-      }
-    });
+/** `erp-sync jobs failed`. */
+export async function jobsFailedCommand(flags: { json: boolean }, command: Command): Promise<void> {
+  const client = await openQueueClient(redisConfigOf(command));
+  try {
+    const failed = await listFailedJobs(client);
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(failed, null, 2)}\n`);
+      return;
+    }
+    if (failed.length === 0) process.stdout.write('no failed jobs\n');
+    for (const job of failed) {
+      process.stdout.write(
+        `${job.queue}/${job.id}  ${job.name}  ${job.failedAt ?? '?'}  attempts ${job.attempts}: ${job.reason}\n`,
+      );
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+/** `erp-sync jobs retry [ids...]`. */
+export async function jobsRetryCommand(
+  ids: string[],
+  flags: { json: boolean },
+  command: Command,
+): Promise<void> {
+  const client = await openQueueClient(redisConfigOf(command));
+  try {
+    const result = await retryFailedJobs(client, ids);
+    if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      process.stdout.write(
+        `retried ${result.retried.length} job(s)${result.retried.length ? `: ${result.retried.join(', ')}` : ''}\n`,
+      );
+      if (result.notFound.length)
+        process.stdout.write(`not among the failed jobs: ${result.notFound.join(', ')}\n`);
+    }
+    process.exitCode = result.notFound.length ? 1 : 0;
+  } finally {
+    await client.close();
+  }
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
@@ -117,38 +117,17 @@ function hintFor(error: RunFailure): string {
   return '';
 }
 
-export function registerRunOnceCommand(program: Command): void {
-  program
-    .command('run-once')
-    .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
-    .option('--only <pipelines>', `comma-separated subset of: ${PIPELINE_ORDER.join(', ')}`, pipelineList)
-    .option('--full', 'ignore fingerprints and send everything', false)
-    .option('--dry-run', 'send and write nothing; show what would be sent', false)
-    .option('--json', 'print the summaries as JSON', false)
-    .action(
-      async (flags: { only?: string[]; full: boolean; dryRun: boolean; json: boolean }, command: Command) => {
-        const globals = command.optsWithGlobals<{ config?: string }>();
-        process.exitCode = await runOnce({
-          configFile: globals.config,
-          only: flags.only,
-          full: flags.full,
-          dryRun: flags.dryRun,
-          json: flags.json,
-        });
-      },
-    );
-}
-
-/** `--only a,b`: known pipeline names, at least one (an empty list would run every pipeline). */
-export function pipelineList(value: string): string[] {
-  const names = value
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const known = PIPELINE_ORDER.join(', ');
-  if (names.length === 0) throw new InvalidArgumentError(`name at least one pipeline: ${known}`);
-  const unknown = names.filter((name) => !isPipelineName(name));
-  if (unknown.length)
-    throw new InvalidArgumentError(`unknown pipeline(s) ${unknown.join(', ')}; known: ${known}`);
-  return names;
+/** `erp-sync run-once`. */
+export async function runOnceCommand(
+  flags: { only?: string[]; full: boolean; dryRun: boolean; json: boolean },
+  command: Command,
+): Promise<void> {
+  const globals = command.optsWithGlobals<{ config?: string }>();
+  process.exitCode = await runOnce({
+    configFile: globals.config,
+    only: flags.only,
+    full: flags.full,
+    dryRun: flags.dryRun,
+    json: flags.json,
+  });
 }

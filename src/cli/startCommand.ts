@@ -39,11 +39,7 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
   process.stdout.write(`${JSON.stringify({ event: 'ready', url: daemon.url })}\n`);
 }
 
-export function registerStartCommand(program: Command): void {
-  program
-    .command('start')
-    .description('run the daemon in the foreground: schedules, queues (Redis) and the ops server')
-    .action(async (_flags: unknown, command: Command) => {
-      await startDaemon(command.optsWithGlobals<{ config?: string }>().config);
-    });
+/** `erp-sync start`. */
+export async function startCommand(_flags: unknown, command: Command): Promise<void> {
+  await startDaemon(command.optsWithGlobals<{ config?: string }>().config);
 }

@@ -136,28 +136,23 @@ export function formatStatusReport(report: StatusReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function registerStatusCommand(program: Command): void {
-  program
-    .command('status')
-    .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
-    .option('--json', 'print the report as JSON', false)
-    .action(async (flags: { json: boolean }, command: Command) => {
-      const config = loadConfig({
-        file: command.optsWithGlobals<{ config?: string }>().config,
-        overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-status' } },
-      });
-      // Looking never creates a store: a mistyped path would show an empty one.
-      const store = openStore(config.store.path, { mustExist: true });
-      try {
-        const report = buildStatusReport(store);
-        report.daemon = await buildDaemonStatus(config, store);
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify(report, null, 2)}\n`
-            : formatStatusReport(report) + formatDaemonStatus(report.daemon),
-        );
-      } finally {
-        store.close();
-      }
-    });
+/** `erp-sync status`. */
+export async function statusCommand(flags: { json: boolean }, command: Command): Promise<void> {
+  const config = loadConfig({
+    file: command.optsWithGlobals<{ config?: string }>().config,
+    overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-status' } },
+  });
+  // Looking never creates a store: a mistyped path would show an empty one.
+  const store = openStore(config.store.path, { mustExist: true });
+  try {
+    const report = buildStatusReport(store);
+    report.daemon = await buildDaemonStatus(config, store);
+    process.stdout.write(
+      flags.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : formatStatusReport(report) + formatDaemonStatus(report.daemon),
+    );
+  } finally {
+    store.close();
+  }
 }

@@ -1,10 +1,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { describeSource } from '../domain/records.js';
 import { openStore, processIsGone, type Store } from '../store/index.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
-import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exitCodes.js';
 import { formatOrderLinks, storePathOf } from './ordersCommand.js';
 
@@ -91,13 +90,6 @@ function openExistingStore(path: string): Store {
   return openStore(path, { mustExist: true });
 }
 
-/** A positive whole number for --limit, or a usage error naming the option. */
-export function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
-  return n;
-}
-
 let quietPipe = false;
 
 /**
@@ -119,47 +111,30 @@ async function write(lines: Iterable<string>): Promise<void> {
   }
 }
 
-export function registerStoreCommands(program: Command): void {
-  program
-    .command('rejects')
-    .description('items refused by the ERP adapter, the validation or the platform, with reason and place')
-    .addOption(new Option('-p, --pipeline <name>', 'only this pipeline').choices(PIPELINE_ORDER))
-    .option('--all', 'include resolved rejects', false)
-    .option('--limit <n>', 'at most this many', parseLimit)
-    .option('--json', 'print as JSON', false)
-    .option('--store <file>', 'store file (default: store.path of the configuration)')
-    .action((flags: RejectsOptions & { store?: string }, command: Command) => {
-      endQuietlyOnClosedPipe();
-      const store = openExistingStore(storePath(command, flags));
-      try {
-        process.stdout.write(formatRejects(store, flags));
-      } finally {
-        store.close();
-      }
-    });
+/** `erp-sync rejects`. */
+export function rejectsCommand(flags: RejectsOptions & { store?: string }, command: Command): void {
+  endQuietlyOnClosedPipe();
+  const store = openExistingStore(storePath(command, flags));
+  try {
+    process.stdout.write(formatRejects(store, flags));
+  } finally {
+    store.close();
+  }
+}
 
-  program
-    .command('links')
-    .description(
-      'product links (SKU / variant SKU <-> platform product / variant), or order links with --orders',
-    )
-    .option('--orders', 'list order links (platform order id <-> ERP reference) instead', false)
-    .option('--limit <n>', 'with --orders: at most this many', parseLimit, 100)
-    .option('--json', 'print as JSON', false)
-    .option('--store <file>', 'store file (default: store.path of the configuration)')
-    .action(
-      async (flags: { orders: boolean; limit: number; json: boolean; store?: string }, command: Command) => {
-        endQuietlyOnClosedPipe();
-        const store = openExistingStore(storePath(command, flags));
-        try {
-          if (flags.orders)
-            process.stdout.write(formatOrderLinks(store, { json: flags.json, limit: flags.limit }));
-          else await write(productLinkLines(store, { json: flags.json }));
-        } finally {
-          store.close();
-        }
-      },
-    );
+/** `erp-sync links [--orders]`. */
+export async function linksCommand(
+  flags: { orders: boolean; limit: number; json: boolean; store?: string },
+  command: Command,
+): Promise<void> {
+  endQuietlyOnClosedPipe();
+  const store = openExistingStore(storePath(command, flags));
+  try {
+    if (flags.orders) process.stdout.write(formatOrderLinks(store, { json: flags.json, limit: flags.limit }));
+    else await write(productLinkLines(store, { json: flags.json }));
+  } finally {
+    store.close();
+  }
 }
 
 /**
@@ -213,15 +188,10 @@ async function resetStore(path: string, flags: { yes: boolean }): Promise<number
   return 0;
 }
 
-export function registerStoreResetCommand(program: Command): void {
-  program
-    .command('store')
-    .description('manage the local store')
-    .command('reset')
-    .description('delete the store to start over (asks on a terminal; --yes to skip the question)')
-    .option('--yes', 'do not ask', false)
-    .option('--store <file>', 'store file (default: store.path of the configuration)')
-    .action(async (flags: { yes: boolean; store?: string }, command: Command) => {
-      process.exitCode = await resetStore(storePath(command, flags), flags);
-    });
+/** `erp-sync store reset`. */
+export async function storeResetCommand(
+  flags: { yes: boolean; store?: string },
+  command: Command,
+): Promise<void> {
+  process.exitCode = await resetStore(storePath(command, flags), flags);
 }

@@ -21,7 +21,7 @@ export interface SyncOptions {
 }
 
 /** `erp-sync sync <pipeline|all>`: enqueues a run in the running daemon (or runs it inline). Returns the exit code. */
-export async function syncCommand(options: SyncOptions): Promise<number> {
+export async function runSync(options: SyncOptions): Promise<number> {
   const pipelines: PipelineName[] =
     options.target === 'all'
       ? [...SCHEDULED_PIPELINES]
@@ -90,28 +90,15 @@ export async function syncCommand(options: SyncOptions): Promise<number> {
   }
 }
 
-export function registerSyncCommand(program: Command): void {
-  program
-    .command('sync')
-    .argument('<pipeline>', `${SCHEDULED_PIPELINES.join(', ')} or all`)
-    .description(
-      'enqueue a run in the running daemon (the manual resync); --inline runs it here without Redis',
-    )
-    .option('--full', 'ignore fingerprints and send everything', false)
-    .option('--wait', 'show progress and wait until the run is done (exit 1 if it failed)', false)
-    .option('--json', 'print JSON', false)
-    .option('--inline', 'run in this process without Redis, as run-once does', false)
-    .action(
-      async (
-        target: string,
-        flags: { full: boolean; wait: boolean; json: boolean; inline: boolean },
-        command: Command,
-      ) => {
-        process.exitCode = await syncCommand({
-          configFile: command.optsWithGlobals<{ config?: string }>().config,
-          target,
-          ...flags,
-        });
-      },
-    );
+/** The action of `erp-sync sync <pipeline>`. */
+export async function syncCommand(
+  target: string,
+  flags: { full: boolean; wait: boolean; json: boolean; inline: boolean },
+  command: Command,
+): Promise<void> {
+  process.exitCode = await runSync({
+    configFile: command.optsWithGlobals<{ config?: string }>().config,
+    target,
+    ...flags,
+  });
 }

@@ -1,6 +1,5 @@
 import type { RedisConfig } from './daemonConfigSchema.js';
-import { openQueueClient } from './queueClient.js';
-import { redactRedisUrl } from './redisConnection.js';
+import { openRedis, redactRedisUrl } from './redisConnection.js';
 
 export const MIN_REDIS_VERSION = [6, 2] as const;
 
@@ -25,14 +24,15 @@ export function redisVersionOk(version: string): boolean {
  */
 export async function checkRedis(config: RedisConfig): Promise<RedisCheck> {
   const where = redactRedisUrl(config.url);
-  let client;
+  // A plain connection: the check reads INFO and needs no queue (nor BullMQ).
+  let redis;
   try {
-    client = await openQueueClient(config, 3_000);
+    redis = await openRedis(config.url, 3_000);
   } catch (error) {
     return { ok: false, details: (error as Error).message };
   }
   try {
-    const info = `${await client.redis.info('server')}\n${await client.redis.info('memory')}`;
+    const info = `${await redis.info('server')}\n${await redis.info('memory')}`;
     const version = infoField(info, 'redis_version') ?? '?';
     const policy = infoField(info, 'maxmemory_policy') ?? '?';
     const problems: string[] = [];
@@ -45,6 +45,6 @@ export async function checkRedis(config: RedisConfig): Promise<RedisCheck> {
   } catch (error) {
     return { ok: false, details: `${where}: ${(error as Error).message}` };
   } finally {
-    await client.close();
+    redis.disconnect();
   }
 }

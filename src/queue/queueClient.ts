@@ -1,9 +1,8 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RedisConfig } from './daemonConfigSchema.js';
 import { QUEUE_NAMES, type QueueName } from './jobTypes.js';
-import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
-import { RedisUnavailableError } from './RedisUnavailableError.js';
+import { openRedis } from './redisConnection.js';
 
 /** The daemon's queues as seen from a CLI command (sync, jobs, status): producer side only. */
 export interface QueueClient {
@@ -15,19 +14,20 @@ export interface QueueClient {
 }
 
 export async function openQueueClient(config: RedisConfig, timeoutMs = 5_000): Promise<QueueClient> {
-  const redis = createRedisConnection(config.url, 'producer');
-  redis.on('error', () => undefined);
+  const redis = await openRedis(config.url, timeoutMs);
+  // BullMQ is loaded once Redis answers: a command that finds Redis away (status) never pays for it.
+  let BullQueue: typeof Queue;
   try {
-    await waitForRedis(redis, timeoutMs);
+    ({ Queue: BullQueue } = await import('bullmq'));
   } catch (error) {
     redis.disconnect();
-    throw new RedisUnavailableError(redactRedisUrl(config.url), (error as Error).message);
+    throw error;
   }
   const opened = new Map<QueueName, Queue>();
   const queue = (name: QueueName): Queue => {
     let q = opened.get(name);
     if (!q) {
-      q = new Queue(name, { connection: redis, prefix: config.prefix });
+      q = new BullQueue(name, { connection: redis, prefix: config.prefix });
       q.on('error', () => undefined);
       opened.set(name, q);
     }

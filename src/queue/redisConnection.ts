@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { RedisUnavailableError } from './RedisUnavailableError.js';
 
 /**
  * One ioredis connection. Workers need `maxRetriesPerRequest: null` (BullMQ refuses others);
@@ -41,4 +42,20 @@ export function waitForRedis(redis: Redis, timeoutMs: number): Promise<void> {
     };
     redis.once('ready', onReady);
   });
+}
+
+/**
+ * A producer connection once Redis answers, for a CLI command; RedisUnavailableError (the URL
+ * without its password, and why) when it does not within timeoutMs, the connection closed then.
+ */
+export async function openRedis(url: string, timeoutMs: number): Promise<Redis> {
+  const redis = createRedisConnection(url, 'producer');
+  redis.on('error', () => undefined);
+  try {
+    await waitForRedis(redis, timeoutMs);
+  } catch (error) {
+    redis.disconnect();
+    throw new RedisUnavailableError(redactRedisUrl(url), (error as Error).message);
+  }
+  return redis;
 }

@@ -7,12 +7,10 @@ import { pricesMatch, stockMatches } from './fingerprint.js';
 import { pricesPushSpec } from './prices.js';
 import type { PushBatch, PushItem } from './pushBatch.js';
 import { describeReject, driftReason } from './pushDrift.js';
+import type { AuditPipeline } from './pipelineNames.js';
 import type { PushSpec } from './pushScan.js';
 import { stockPushSpec } from './stock.js';
 import type { SyncContext } from './types.js';
-
-export const AUDIT_PIPELINES = ['stock', 'prices', 'orders'] as const;
-export type AuditPipeline = (typeof AUDIT_PIPELINES)[number];
 
 export type FindingKind = 'stock' | 'prices' | 'order_not_in_erp' | 'order_gone';
 

@@ -19,3 +19,7 @@ export type PipelineName = (typeof PIPELINE_ORDER)[number];
 export function isPipelineName(name: string): name is PipelineName {
   return (PIPELINE_ORDER as readonly string[]).includes(name);
 }
+
+/** The pipelines `erp-sync audit` compares (ERP against platform). */
+export const AUDIT_PIPELINES = ['stock', 'prices', 'orders'] as const;
+export type AuditPipeline = (typeof AUDIT_PIPELINES)[number];

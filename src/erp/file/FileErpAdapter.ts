@@ -25,7 +25,6 @@ import { readInput } from './openInput.js';
 import { FileOrderExchange } from './orders/FileOrderExchange.js';
 import { toErpRows, type OpenedInput } from './toErpRows.js';
 import { waitUntilStable } from './waitUntilStable.js';
-import { watchDropFolder } from './watchDropFolder.js';
 
 /** A read's receipt: the file read, so that commit() archives that file and not one renamed over it since. */
 interface ReadFile {
@@ -134,7 +133,9 @@ export class FileErpAdapter implements ErpAdapter {
   }
 
   /** Reports completed drops in the folder (see watchDropFolder). */
-  watch(onChange: (change: ErpChange) => void): Promise<ErpWatch> {
+  async watch(onChange: (change: ErpChange) => void): Promise<ErpWatch> {
+    // Loaded here: only the daemon watches, a run or a check never loads chokidar.
+    const { watchDropFolder } = await import('./watchDropFolder.js');
     return watchDropFolder(this.config, onChange, this.logger);
   }
 

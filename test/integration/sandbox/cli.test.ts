@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerSandboxCommand } from '../../../src/cli/sandboxCommand.js';
+import { createProgram } from '../../../src/cli/createProgram.js';
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -120,8 +119,7 @@ describe('erp-sync sandbox (CLI)', () => {
     ['--orders-order', 'random', /desc, asc/],
     ['--extra-products', '-3', /extra-products|unknown option/],
   ])('refuses %s %s before starting anything', async (flag, value, message) => {
-    const program = new Command().exitOverride().configureOutput({ writeErr: () => undefined });
-    registerSandboxCommand(program);
+    const program = createProgram().configureOutput({ writeErr: () => undefined });
     await expect(program.parseAsync(['node', 'erp-sync', 'sandbox', flag, value])).rejects.toThrow(message);
   });
 });

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeConfigFile } from '../../../src/config.js';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { CLI_ENTRY, PROJECT_ROOT } from '../../support/cli.js';
+import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+
+// A command loads what it needs when it runs (src/cli/createProgram.ts): the start of `--version`
+// and `--help` is commander alone, `status` and `check` load the libraries of their own job only.
+// Observed on real child processes, by the packages of package.json's dependencies they load
+// (imported or required, transitively), so a new static import of a heavy library fails here
+// without any timing.
+
+const DEPENDENCIES = Object.keys(
+  (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: object })
+    .dependencies,
+);
+/** What the configuration alone needs: the parser, its schema (zod, cron expressions, encodings). */
+const CONFIG = ['commander', 'iconv-lite', 'node-cron', 'yaml', 'zod'];
+/** Never for these four commands: the daemon, the servers, the SQL drivers, the progress bar. */
+const NEVER = [
+  '@bull-board/api',
+  '@bull-board/fastify',
+  'chokidar',
+  'cli-progress',
+  'fastify',
+  'knex',
+  'mysql2',
+  'pg',
+  'pg-cursor',
+  'prom-client',
+  'tedious',
+];
+
+let dir: string;
+let redis: PrivateRedis;
+let sandbox: Sandbox;
+const configs = { redisUp: '', redisAway: '' };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'erp-sync-loads-'));
+  redis = await startPrivateRedis();
+  sandbox = await startSandbox({ port: 0 });
+  writeFileSync(join(dir, 'stock.csv'), 'sku,quantity\nA,1\n');
+  const deployment = (url: string) => ({
+    api: { baseUrl: sandbox.url, apiKey: sandbox.keys.primary },
+    erp: { type: 'file' as const, path: dir },
+    store: { path: join(dir, 'store.db') },
+    redis: { url, prefix: 'loads' },
+  });
+  configs.redisUp = join(dir, 'up.yaml');
+  configs.redisAway = join(dir, 'away.yaml');
+  writeConfigFile(configs.redisUp, deployment(redis.url));
+  writeConfigFile(configs.redisAway, deployment('redis://127.0.0.1:9'));
+  openStore(join(dir, 'store.db')).close(); // status shows a store, it never creates one
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await redis?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The dependencies (package.json) that `erp-sync ARGS` loaded, sorted, and its exit code. */
+function dependenciesLoadedBy(args: string[]): Promise<{ code: number | null; loaded: string[] }> {
+  const loads = join(dir, 'loads.txt');
+  writeFileSync(loads, '');
+  const recorder = join(PROJECT_ROOT, 'test/support/recordModuleLoads.mjs');
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', recorder, CLI_ENTRY, ...args], {
+      cwd: PROJECT_ROOT,
+      env: { PATH: process.env.PATH ?? '', MODULE_LOADS_FILE: loads },
+      stdio: 'ignore',
+    });
+    child.once('error', fail);
+    child.once('exit', (code) => {
+      const packages = new Set(
+        [...readFileSync(loads, 'utf8').matchAll(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//g)].map(
+          (m) => m[1]!,
+        ),
+      );
+      done({ code, loaded: DEPENDENCIES.filter((name) => packages.has(name)).sort() });
+    });
+  });
+}
+
+describe('what each command loads', () => {
+  it('--version and --help load commander and nothing else', async () => {
+    for (const args of [['--version'], ['--help'], ['status', '--help']]) {
+      const run = await dependenciesLoadedBy(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.loaded, args.join(' ')).toEqual(['commander']);
+    }
+  });
+
+  it('status loads the configuration, the store and the Redis client; BullMQ only once Redis answers', async () => {
+    const away = await dependenciesLoadedBy(['status', '--config', configs.redisAway]);
+    expect(away.code).toBe(0);
+    expect(away.loaded).toEqual([...CONFIG, 'better-sqlite3', 'ioredis'].sort());
+
+    const up = await dependenciesLoadedBy(['status', '--config', configs.redisUp]);
+    expect(up.code).toBe(0);
+    expect(up.loaded).toContain('bullmq');
+    expect(
+      up.loaded.filter((name) => ![...CONFIG, 'better-sqlite3', 'ioredis', 'bullmq'].includes(name)),
+    ).toEqual([]);
+  });
+
+  it('check loads the API client, the file adapter, the store and a Redis connection, but no BullMQ', async () => {
+    const check = await dependenciesLoadedBy(['check', '--config', configs.redisUp]);
+    expect(check.code).toBe(0);
+    // The API client and the file adapter's CSV reader did load: the recorder sees them.
+    expect(check.loaded).toEqual(
+      expect.arrayContaining(['undici', 'csv-parse', 'better-sqlite3', 'ioredis']),
+    );
+    expect(check.loaded).not.toContain('bullmq');
+    expect(check.loaded.filter((name) => NEVER.includes(name))).toEqual([]);
+  });
+});
