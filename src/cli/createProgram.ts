@@ -181,6 +181,19 @@ export function createProgram(): Command {
     )
     .option('--apply', 'create the tables in the configured database (erp.type: sql)')
     .action(lazy(async () => (await import('./erpCommand.js')).erpInitStagingCommand));
+  erp
+    .command('notify-trigger')
+    .description('print the PostgreSQL trigger that announces changes of a table to the daemon (erp.listen)')
+    .requiredOption(
+      '--table <table>',
+      'the ERP table whose changes the pipeline reads (schema.table allowed)',
+    )
+    .requiredOption(
+      '--pipeline <pipeline>',
+      'the pipeline that reads it: stock, prices, products, feedback, erp-orders',
+    )
+    .option('--channel <channel>', 'the LISTEN channel (default: erp.listen.channel, else erp_sync)')
+    .action(lazy(async () => (await import('./erpCommand.js')).erpNotifyTriggerCommand));
 
   program
     .command('start')

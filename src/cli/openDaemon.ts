@@ -51,6 +51,7 @@ export async function openDaemon(
     },
     onItems: (pipeline, counts) => live.recordItems(pipeline, counts),
     onPausedChange: (paused) => live.setPaused(paused),
+    onWatchState: (state) => live.setErpWatching(state.watching),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {

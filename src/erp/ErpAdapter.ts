@@ -9,7 +9,7 @@ import type {
 import type { ErpCapabilities } from './ErpCapabilities.js';
 import type { ErpOrderLocation } from './ErpOrderLocation.js';
 import type { ErpRead, ReadReceipt } from './ErpRead.js';
-import type { ErpChange, ErpWatch } from './ErpWatch.js';
+import type { ErpChange, ErpWatch, ErpWatchState } from './ErpWatch.js';
 
 export interface ImportResult {
   erpRef: string;
@@ -96,9 +96,9 @@ export interface ErpAdapter {
    * it is seen, so that the daemon runs the pipeline that reads it at once instead of at the next
    * cron tick. Only a trigger: the run reads as a scheduled one does, so a missed report costs
    * only the wait until the schedule. Resolves once watching; adapters without it keep their
-   * schedule alone.
+   * schedule alone. `onState` hears when watching stops and resumes (a lost database connection).
    */
-  watch?(onChange: (change: ErpChange) => void): Promise<ErpWatch>;
+  watch?(onChange: (change: ErpChange) => void, onState?: (state: ErpWatchState) => void): Promise<ErpWatch>;
 
   check(): Promise<AdapterCheck>;
   close(): Promise<void>;

@@ -10,3 +10,10 @@ export type ErpChange = (typeof ERP_CHANGES)[number];
 export interface ErpWatch {
   stop(): Promise<void>;
 }
+
+/** Whether a watch sees changes right now (a database watch loses its connection and reconnects). */
+export interface ErpWatchState {
+  watching: boolean;
+  /** Why not, when not watching: the daemon logs and shows it; the schedules still run. */
+  reason?: string;
+}

@@ -1,4 +1,4 @@
-import type { ErpWatch } from '../erp/ErpWatch.js';
+import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -15,6 +15,7 @@ import { PUSH_CHILD_OPTIONS, pushJob, pushJobName } from './pushJob.js';
 import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
 import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
+import { reportQueueErrors } from './reportQueueErrors.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
 import { startErpWatch } from './startErpWatch.js';
 
@@ -33,6 +34,8 @@ export interface DaemonOptions {
   /** Items an import job handled (the orders poll only hands them over). */
   onItems?: (pipeline: PipelineName, counts: ItemCounts) => void;
   onPausedChange?: (paused: boolean) => void;
+  /** The ERP watch (instant triggers) started, lost its connection or resumed. */
+  onWatchState?: (state: ErpWatchState) => void;
 }
 
 export interface Daemon {
@@ -56,27 +59,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const prefix = config.redis.prefix;
   const producer = createRedisConnection(config.redis.url, 'producer');
   const workerConnection = createRedisConnection(config.redis.url, 'worker');
-  let redisDown = false;
-  producer.on('error', (error: Error) => {
-    if (!redisDown)
-      log.warn(
-        { redis: redactRedisUrl(config.redis.url), err: error.message },
-        'Redis unreachable; reconnecting',
-      );
-    redisDown = true;
-  });
-  producer.on('ready', () => {
-    if (redisDown) log.info('Redis reachable again');
-    redisDown = false;
-  });
-  workerConnection.on('error', () => undefined);
+  const errors = reportQueueErrors(log, config.redis.url);
+  errors.connection('producer', producer);
+  errors.connection('worker', workerConnection);
 
   const jobOptions = defaultJobOptions(config.queue);
   const runs = new Queue('runs', { connection: producer, prefix, defaultJobOptions: jobOptions });
   const pushes = new Queue('pushes', { connection: producer, prefix, defaultJobOptions: jobOptions });
   const imports = new Queue('imports', { connection: producer, prefix, defaultJobOptions: jobOptions });
   const queues: Queue[] = [runs, pushes, imports];
-  for (const queue of queues) queue.on('error', (error) => log.debug({ err: error.message }, 'queue error'));
+  for (const queue of queues) errors.queue(queue);
 
   const shutdown = new AbortController();
   const workers = new Map<QueueName, Worker>();
@@ -199,13 +191,13 @@ export function createDaemon(options: DaemonOptions): Daemon {
         ttlMs: config.sync.lease.ttlSeconds * 1000,
         pushing: async (scanJobId) =>
           (await (await runs.getJob(scanJobId))?.getState()) === 'waiting-children',
-        onError: (error) => log.debug({ err: error.message }, 'could not renew a flow lease'),
+        onError: (error) => log.warn({ err: error.message }, 'could not renew a flow lease'),
       });
       workers.set('runs', worker);
       workers.set('pushes', pushWorker);
       workers.set('imports', importWorker);
       for (const w of [worker, pushWorker, importWorker]) {
-        w.on('error', (error) => log.debug({ err: error.message }, 'worker error'));
+        errors.worker(w);
         w.on('failed', (job, error) => {
           if (job)
             log.warn(
@@ -220,6 +212,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         new Set(enabledPipelines(config.schedules)),
         (pipeline) => trigger(pipeline, 'watch'),
         log,
+        (state) => options.onWatchState?.(state),
       );
       // A catch-up run of every enabled pipeline at start ("off" means never, not even now).
       for (const pipeline of enabledPipelines(config.schedules)) {

@@ -1,5 +1,5 @@
 import type { ErpAdapter } from '../erp/ErpAdapter.js';
-import type { ErpWatch } from '../erp/ErpWatch.js';
+import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
 import type { Logger } from '../logger.js';
 import { pipelineOfErpChange } from '../sync/pipelineOfErpChange.js';
 import type { PipelineName } from './jobTypes.js';
@@ -14,18 +14,26 @@ export async function startErpWatch(
   enabled: ReadonlySet<PipelineName>,
   trigger: (pipeline: PipelineName) => Promise<void>,
   log: Logger,
+  onState?: (state: ErpWatchState) => void,
 ): Promise<ErpWatch | null> {
   if (!erp.watch) return null;
   try {
-    return await erp.watch((change) => {
-      const pipeline = pipelineOfErpChange(change);
-      if (pipeline === null || !enabled.has(pipeline)) return;
-      trigger(pipeline).catch((error: Error) =>
-        log.warn({ pipeline, change, err: error.message }, 'could not enqueue the run of an ERP change'),
-      );
-    });
+    const watch = await erp.watch(
+      (change) => {
+        const pipeline = pipelineOfErpChange(change);
+        if (pipeline === null || !enabled.has(pipeline)) return;
+        trigger(pipeline).catch((error: Error) =>
+          log.warn({ pipeline, change, err: error.message }, 'could not enqueue the run of an ERP change'),
+        );
+      },
+      (state) => onState?.(state),
+    );
+    onState?.({ watching: true });
+    return watch;
   } catch (error) {
-    log.warn({ err: (error as Error).message }, 'cannot watch the ERP: pipelines run on their schedule only');
+    const reason = (error as Error).message;
+    log.warn({ err: reason }, 'cannot watch the ERP: pipelines run on their schedule only');
+    onState?.({ watching: false, reason });
     return null;
   }
 }

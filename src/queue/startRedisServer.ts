@@ -21,6 +21,8 @@ export interface RedisServerOptions {
   /** In its own process group, so a Ctrl-C on the terminal reaches only the parent, which stops it in order. */
   detached?: boolean;
   readyTimeoutMs?: number;
+  /** `--requirepass`: clients must send it (tests that check a password never reaches a log line). */
+  password?: string;
 }
 
 /** A port free on 127.0.0.1 right now (another process may still take it before it is used). */
@@ -40,6 +42,7 @@ export async function freePort(): Promise<number> {
 export async function startRedisServer(options: RedisServerOptions): Promise<RedisServerProcess> {
   const args = ['--port', String(options.port), '--bind', '127.0.0.1', '--dir', options.dir];
   args.push('--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction');
+  if (options.password) args.push('--requirepass', options.password);
   const child = spawn('redis-server', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
@@ -89,7 +92,7 @@ export async function startRedisServer(options: RedisServerOptions): Promise<Red
     child,
     pid: child.pid!,
     port: options.port,
-    url: `redis://127.0.0.1:${options.port}`,
+    url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ''}127.0.0.1:${options.port}`,
     version: /Redis version=(\d+\.\d+\.\d+)/.exec(output)?.[1] ?? '?',
     stop,
   };

@@ -50,6 +50,11 @@ export interface Metrics {
   /** Job counts of one queue, by state, as returned by BullMQ's `getJobCounts()`. */
   setQueueJobs(queue: string, counts: Record<string, number>): void;
   setPaused(paused: boolean): void;
+  /**
+   * The ERP watch (instant triggers) sees changes (true) or lost its connection (false); the
+   * gauge is absent in a daemon whose adapter has no watch.
+   */
+  setErpWatching(watching: boolean): void;
   /** The text exposition for `/metrics`. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -109,6 +114,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
   paused.set(0);
+  let erpWatch: Gauge | undefined;
   function countItems(pipeline: string, counts: ItemCounts): void {
     for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
       const value = counts[field];
@@ -138,6 +144,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     setPaused(value) {
       paused.set(value ? 1 : 0);
+    },
+    setErpWatching(value) {
+      erpWatch ??= new Gauge({
+        name: 'erp_sync_erp_watch_up',
+        help: '1 while the ERP watch reports changes at once (drop folder, PostgreSQL LISTEN), 0 while it is lost and the schedules alone run the pipelines',
+        registers: [registry],
+      });
+      erpWatch.set(value ? 1 : 0);
     },
     render: () => registry.metrics(),
   };

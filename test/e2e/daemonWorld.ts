@@ -40,11 +40,13 @@ export interface WorldOptions {
   extraProducts?: number;
   /** The sandbox keeps request bodies in its log. */
   recordBodies?: boolean;
+  /** The private Redis requires this password (in REDIS_URL). */
+  redisPassword?: string;
 }
 
 /** A private Redis, the sandbox (demo data), a drop folder and a config file for `erp-sync start`. */
 export async function startDaemonWorld(options: WorldOptions = {}): Promise<DaemonWorld> {
-  const redis = await startPrivateRedis();
+  const redis = await startPrivateRedis(options.redisPassword ? { password: options.redisPassword } : {});
   const sandbox = await startSandbox({
     seed: 'demo',
     recordBodies: options.recordBodies ?? false,

@@ -23,14 +23,14 @@ export interface PrivateRedis {
   close(): Promise<void>;
 }
 
-export async function startPrivateRedis(): Promise<PrivateRedis> {
+export async function startPrivateRedis(options: { password?: string } = {}): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'redis-test-'));
   const port = await freePort();
   let server: RedisServerProcess | null = null;
   const clients: Redis[] = [];
 
   const start = async (): Promise<void> => {
-    server = await startRedisServer({ port, dir });
+    server = await startRedisServer({ port, dir, ...options });
   };
   const stop = async (): Promise<void> => {
     const running = server;
@@ -40,7 +40,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 
   await start();
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ''}127.0.0.1:${port}`,
     port,
     start,
     stop,
@@ -49,7 +49,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       await start();
     },
     client() {
-      const redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 3 });
+      const redis = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 3, password: options.password });
       clients.push(redis);
       return redis;
     },

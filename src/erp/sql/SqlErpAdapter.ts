@@ -14,7 +14,9 @@ import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
+import type { ErpChange, ErpWatch, ErpWatchState } from '../ErpWatch.js';
 import { connectSql } from './connectSql.js';
+import { listenForChanges } from './listenForChanges.js';
 import { queryParameters } from './namedParameters.js';
 import {
   databaseClock,
@@ -41,6 +43,11 @@ export class SqlErpAdapter implements ErpAdapter {
   readonly #db: Knex;
   readonly #staging: SqlOrderStaging;
   readonly #source: QuerySource;
+  /** PostgreSQL with `listen`: LISTEN for the integrator's trigger notifications. */
+  readonly watch?: (
+    onChange: (change: ErpChange) => void,
+    onState?: (state: ErpWatchState) => void,
+  ) => Promise<ErpWatch>;
 
   constructor(
     readonly config: SqlErpConfig,
@@ -57,6 +64,17 @@ export class SqlErpAdapter implements ErpAdapter {
         products: 'snapshot',
       },
     };
+    const listen = config.client === 'pg' ? config.listen : undefined;
+    if (listen) {
+      this.watch = (onChange, onState) =>
+        listenForChanges({
+          config: { ...config, listen },
+          changes: readChanges(config),
+          onChange,
+          ...(onState ? { onState } : {}),
+          logger: this.logger,
+        });
+    }
   }
 
   /** Connects once, so that a wrong host or password is said at start and not at the first read. */
@@ -230,4 +248,17 @@ export class SqlErpAdapter implements ErpAdapter {
   async close(): Promise<void> {
     await this.#db.destroy();
   }
+}
+
+/** The parts of the ERP this configuration reads (a query for each). */
+function readChanges(config: SqlErpConfig): ErpChange[] {
+  const q = config.queries;
+  const reads: [ErpChange, string | undefined][] = [
+    ['stock', q.stock],
+    ['prices', q.prices],
+    ['products', q.products],
+    ['orderEvents', q.events],
+    ['outgoingOrders', q.outgoingOrders],
+  ];
+  return reads.filter(([, sql]) => sql !== undefined).map(([change]) => change);
 }

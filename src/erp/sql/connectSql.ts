@@ -34,7 +34,7 @@ export function sqlBuilder(client: SqlClient): Knex {
   return knexFactory({ client: KNEX_CLIENTS[client], useNullAsDefault: client === 'sqlite' });
 }
 
-function connectionSettings(config: SqlErpConfig): Knex.StaticConnectionConfig {
+export function connectionSettings(config: SqlErpConfig): Knex.StaticConnectionConfig {
   const c = config.connection;
   switch (config.client) {
     case 'pg':

@@ -145,6 +145,20 @@ export const sqlErpConfigSchema = z.strictObject({
       fullAtDayChange: z.boolean().default(true),
     })
     .default({ overlapSeconds: 120, fullEveryMinutes: 1440, fullAtDayChange: true }),
+  /**
+   * PostgreSQL only: LISTEN on this channel for the changes that the integrator's triggers
+   * (`erp-sync erp notify-trigger`) announce, so the daemon runs that pipeline at once.
+   */
+  listen: z
+    .strictObject({
+      channel: z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case PostgreSQL identifier (letters, digits, _)')
+        .default('erp_sync'),
+      /** Notifications of one change within this time start one run. */
+      debounceMs: z.number().int().min(0).max(60_000).default(200),
+    })
+    .optional(),
   staging: z
     .strictObject({
       orders: table('erp_sync_orders', ORDER_COLUMNS),
@@ -209,6 +223,13 @@ export const checkedSqlErpConfigSchema = sqlErpConfigSchema.superRefine((config,
       code: 'custom',
       path: ['connection', 'filename'],
       message: 'is required for client sqlite',
+    });
+  }
+  if (config.listen && config.client !== 'pg') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['listen'],
+      message: `needs client pg (LISTEN/NOTIFY); ${config.client} runs on its schedules (docs/sql-adapter.md)`,
     });
   }
   if (config.client !== 'sqlite' && !config.connection.database) {
