@@ -12,10 +12,11 @@
 #   ERP_SYNC_INTERVAL       seconds between the end of a run and the start of the next (default 60)
 #   ERP_SYNC_FATAL_BACKOFF  seconds to wait after exit code 2, e.g. a refused API key (default 300)
 #   ERP_SYNC_MAX_RUNS       stop after this many runs, exiting with the last run's code (default 0: never)
-#   ERP_SYNC_HEARTBEAT      file rewritten after each successful run (default $TMPDIR/erp-sync.heartbeat);
-#                           deploy/healthcheck.sh checks its age. The loop also writes
-#                           "$ERP_SYNC_HEARTBEAT.mode", which tells the health check that this
-#                           container runs the loop, not the daemon.
+#   ERP_SYNC_HEARTBEAT      file rewritten after each successful run of the loop (default
+#                           $TMPDIR/erp-sync.heartbeat); deploy/healthcheck.sh checks its age. Every
+#                           mode also writes "$ERP_SYNC_HEARTBEAT.mode", which tells the health check
+#                           what this container runs: `daemon`, `loop`, `sandbox URL` or
+#                           `command NAME` (any other sub-command).
 #   ERP_SYNC_BIN            the erp-sync executable (default: erp-sync on PATH)
 #
 # Exit codes of the loop: 0 stopped by SIGTERM/SIGINT (the running run-once is told to stop and
@@ -34,8 +35,59 @@ log() { # pino level number, message, optional extra JSON members
     "$1" "$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" "$2" "${3:+,$3}" >&2
 }
 
+heartbeat=${ERP_SYNC_HEARTBEAT:-${TMPDIR:-/tmp}/erp-sync.heartbeat}
+
+mark() { # what this container runs, for deploy/healthcheck.sh
+  if ! printf '%s\n' "$1" >"$heartbeat.mode"; then
+    log 40 'cannot write the health check mode file' "\"file\":\"$heartbeat.mode\""
+  fi
+}
+
+command_of() { # the sub-command among erp-sync's arguments: the first word after the global options
+  while [ "$#" -gt 0 ]; do
+    case $1 in
+      -c | --config) [ "$#" -gt 1 ] && shift ;;
+      -*) ;;
+      *)
+        printf '%s' "$1"
+        return
+        ;;
+    esac
+    shift
+  done
+}
+
+sandbox_url() { # where `sandbox ARGS` listens, as seen from inside the container (defaults 127.0.0.1:8787)
+  host=127.0.0.1
+  port=8787
+  while [ "$#" -gt 0 ]; do
+    case $1 in
+      --host) [ "$#" -gt 1 ] && shift && host=$1 ;;
+      --host=*) host=${1#--host=} ;;
+      --port) [ "$#" -gt 1 ] && shift && port=$1 ;;
+      --port=*) port=${1#--port=} ;;
+    esac
+    shift
+  done
+  case $host in
+    '' | 0.0.0.0 | ::) host=127.0.0.1 ;;
+    *:*) host="[$host]" ;;
+  esac
+  # --port 0 picks a free port that only the sandbox's own log tells
+  [ "$port" = 0 ] || printf 'http://%s:%s/api/v2/account' "$host" "$port"
+}
+
 # Anything but the loop: hand the process over to erp-sync (signals then go straight to it).
 if [ "$#" -gt 0 ] && [ "$1" != loop ]; then
+  command=$(command_of "$@")
+  case $command in
+    start) mark daemon ;;
+    sandbox)
+      url=$(sandbox_url "$@")
+      if [ -n "$url" ]; then mark "sandbox $url"; else mark 'command sandbox'; fi
+      ;;
+    *) mark "command ${command:-erp-sync}" ;;
+  esac
   exec "$erp_sync" "$@"
 fi
 [ "$#" -gt 0 ] && shift
@@ -54,7 +106,6 @@ setting() { # name, value, default: prints the value when it is a whole number o
 interval=$(setting ERP_SYNC_INTERVAL "${ERP_SYNC_INTERVAL:-}" 60) || exit 78
 backoff=$(setting ERP_SYNC_FATAL_BACKOFF "${ERP_SYNC_FATAL_BACKOFF:-}" 300) || exit 78
 max_runs=$(setting ERP_SYNC_MAX_RUNS "${ERP_SYNC_MAX_RUNS:-}" 0) || exit 78
-heartbeat=${ERP_SYNC_HEARTBEAT:-${TMPDIR:-/tmp}/erp-sync.heartbeat}
 
 child=''
 stopping=0
@@ -82,9 +133,7 @@ stop() {
   exit 0
 }
 
-if ! printf 'loop\n' >"$heartbeat.mode"; then
-  log 40 'cannot write the health check mode file' "\"file\":\"$heartbeat.mode\""
-fi
+mark loop
 log 30 'loop started' "\"intervalSeconds\":$interval,\"fatalBackoffSeconds\":$backoff,\"maxRuns\":$max_runs,\"heartbeat\":\"$heartbeat\""
 run=0
 while :; do

@@ -10,4 +10,17 @@ export type ReadMode = 'snapshot' | 'delta';
 /** What the pipelines need to know about an adapter, instead of asking which adapter it is. */
 export interface ErpCapabilities {
   reads: { stock: ReadMode; prices: ReadMode; products: ReadMode };
+  /**
+   * For `delta` reads: the adapter reads everything anyway at least this often (minutes; 0: only
+   * on `--full`). A change its delta read cannot see (a deleted row, a date that passed) reaches
+   * the platform within this bound.
+   */
+  fullReadEveryMinutes: { stock: number; prices: number };
+  /**
+   * The stock quantity already subtracts a platform order from the moment `importOrder` returned
+   * (Tryton's forecast of a confirmed sale): the oversell guard does not hold an imported order
+   * again, only one imported after the stock read began. False: held until the ERP acknowledges
+   * the order (any event about it) or the guard's window passes.
+   */
+  stockSubtractsImportedOrders: boolean;
 }

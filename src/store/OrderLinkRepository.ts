@@ -40,6 +40,23 @@ export interface ErpIntent {
   paymentStatus?: PaymentStatus;
 }
 
+/** Which imported (linked) orders the oversell guard still holds, besides those not imported yet. */
+export interface HeldImports {
+  /** Those imported at or after this time (ISO 8601). */
+  since: string;
+  /** Only while no ERP event acknowledged them. */
+  untilAcknowledged: boolean;
+}
+
+/** The guard's rule (order_lines l, orders_seen s, order_links k): three bindings, see heldBindings. */
+const HELD_WHERE = `((s.outcome IN ('queued', 'parked') AND coalesce(s.status, '') NOT IN ('cancelled', 'returned'))
+  OR (k.platform_order_id IS NOT NULL AND k.imported_at >= ? AND (? = 0 OR k.acknowledged_at IS NULL)
+      AND k.status NOT IN ('cancelled', 'returned')))`;
+
+function heldBindings(rule: HeldImports): [string, number] {
+  return [rule.since, rule.untilAcknowledged ? 1 : 0];
+}
+
 export interface NewOrderLink {
   platformOrderId: number;
   erpRef: string;
@@ -76,7 +93,7 @@ export class OrderLinkRepository {
   readonly #list: Statement<[number, number], LinkRow>;
   readonly #count: Statement<[], { n: number }>;
   readonly #open: Statement<[string], LinkRow>;
-  readonly #held: Statement<[string], { sku: string; units: number }>;
+  readonly #held: Statement<[string, number], { sku: string; units: number }>;
   readonly #setPending: Statement<[string, string, number, number]>;
   readonly #commitChange: Statement<Record<string, string | number>>;
   readonly #beginErpChange: Statement<[string, string, number]>;
@@ -105,15 +122,13 @@ export class OrderLinkRepository {
     this.#list = db.prepare('SELECT * FROM order_links ORDER BY platform_order_id DESC LIMIT ? OFFSET ?');
     this.#count = db.prepare('SELECT count(*) AS n FROM order_links');
     // Orders whose units the ERP's stock does not reflect yet: found but not imported (queued,
-    // parked), or imported within the window and not acknowledged by the ERP; never cancelled ones.
+    // parked), or imported and still held by the rule (HeldImports); never cancelled ones.
     this.#held = db.prepare(
       `SELECT l.sku AS sku, sum(l.quantity) AS units
        FROM order_lines AS l
        JOIN orders_seen AS s ON s.platform_order_id = l.platform_order_id
        LEFT JOIN order_links AS k ON k.platform_order_id = l.platform_order_id
-       WHERE (s.outcome IN ('queued', 'parked') AND coalesce(s.status, '') NOT IN ('cancelled', 'returned'))
-          OR (k.platform_order_id IS NOT NULL AND k.acknowledged_at IS NULL AND k.imported_at >= ?
-              AND k.status NOT IN ('cancelled', 'returned'))
+       WHERE ${HELD_WHERE}
        GROUP BY l.sku`,
     );
     this.#open = db.prepare(
@@ -206,29 +221,26 @@ export class OrderLinkRepository {
     return new Map(this.#open.all(sinceIso).map((row) => [row.platform_order_id, toLink(row)]));
   }
 
-  /** Units per SKU held back from stock pushes (oversell guard); `sinceIso` starts the window. */
-  heldUnits(sinceIso: string): Map<string, number> {
-    return new Map(this.#held.all(sinceIso).map((row) => [row.sku, row.units]));
+  /** Units per SKU held back from stock pushes (oversell guard), imported orders by `rule`. */
+  heldUnits(rule: HeldImports): Map<string, number> {
+    return new Map(this.#held.all(...heldBindings(rule)).map((row) => [row.sku, row.units]));
   }
 
   /** The orders behind `heldUnits` for some SKUs (`erp-sync explain`): order, SKU, units. */
   holders(
-    sinceIso: string,
+    rule: HeldImports,
     skus: readonly string[],
   ): { platformOrderId: number; sku: string; units: number }[] {
     return this.db
-      .prepare<[string, string], { platformOrderId: number; sku: string; units: number }>(
+      .prepare<[string, string, number], { platformOrderId: number; sku: string; units: number }>(
         `SELECT l.platform_order_id AS platformOrderId, l.sku AS sku, sum(l.quantity) AS units
          FROM order_lines AS l
          JOIN orders_seen AS s ON s.platform_order_id = l.platform_order_id
          LEFT JOIN order_links AS k ON k.platform_order_id = l.platform_order_id
-         WHERE l.sku IN (SELECT value FROM json_each(?))
-           AND ((s.outcome IN ('queued', 'parked') AND coalesce(s.status, '') NOT IN ('cancelled', 'returned'))
-             OR (k.platform_order_id IS NOT NULL AND k.acknowledged_at IS NULL AND k.imported_at >= ?
-                 AND k.status NOT IN ('cancelled', 'returned')))
+         WHERE l.sku IN (SELECT value FROM json_each(?)) AND ${HELD_WHERE}
          GROUP BY l.platform_order_id, l.sku ORDER BY l.platform_order_id`,
       )
-      .all(JSON.stringify(skus), sinceIso);
+      .all(JSON.stringify(skus), ...heldBindings(rule));
   }
 
   count(): number {

@@ -1,11 +1,17 @@
 import type { ApiOrderSummary } from '../api/schemas.js';
 import { itemKeyString, type ItemKey } from '../domain/records.js';
-import { ScratchTable, type FingerprintPipeline, type StoredReject } from '../store/index.js';
+import {
+  ScratchTable,
+  type Fingerprint,
+  type FingerprintPipeline,
+  type StoredReject,
+} from '../store/index.js';
 import { batches } from './batches.js';
 import { platformItems, type PlatformItem } from './catalog.js';
 import { pricesMatch, stockMatches } from './fingerprint.js';
 import { pricesPushSpec } from './prices.js';
 import type { PushBatch, PushItem } from './pushBatch.js';
+import { nextRead, nextReadKeys, readsDelta } from './nextRead.js';
 import { describeReject, driftReason } from './pushDrift.js';
 import type { AuditPipeline } from './pipelineNames.js';
 import type { PushSpec } from './pushScan.js';
@@ -82,6 +88,8 @@ const ORDERS = 'orders';
  * compared is what the stock pipeline would push (ERP less units held by orders less the buffer).
  * Orders: platform orders in an import status the ERP does not have (no link, not born in the
  * ERP), and linked orders the platform no longer has. Sends no write request, writes nothing.
+ * With incremental ERP reads, a drift "a run is due" is checked against the read the next run
+ * makes: an item missing from it heals only by a full read, and the finding says so.
  */
 export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise<AuditReport> {
   const started = performance.now();
@@ -98,11 +106,16 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
   };
   const since = (from: number): number => (performance.now() - from) / 1000;
   if (options.collectFixes) report.fixes = {};
-  const found = (finding: AuditFinding): void => {
+  /** Counts a finding and keeps it in the report while there is room; true when kept. */
+  const found = (finding: AuditFinding): boolean => {
     report.counts[finding.kind] += 1;
     report.drift += 1;
-    if (report.findings.length < options.max) report.findings.push(finding);
-    else report.truncated = true;
+    if (report.findings.length < options.max) {
+      report.findings.push(finding);
+      return true;
+    }
+    report.truncated = true;
+    return false;
   };
   const scratch = new ScratchTable();
   try {
@@ -177,7 +190,7 @@ async function comparePush<R extends ItemKey, W>(
   spec: PushSpec<R, W>,
   report: AuditReport,
   options: AuditOptions,
-  found: (finding: AuditFinding) => void,
+  found: (finding: AuditFinding) => boolean,
 ): Promise<void> {
   const { pipeline } = spec;
   const { store } = ctx;
@@ -190,6 +203,13 @@ async function comparePush<R extends ItemKey, W>(
     : undefined;
   if (fixes) report.fixes![pipeline] = fixes;
   let read = 0;
+  // Kept findings a run would heal: with incremental reads, only if the next run's read holds them.
+  const awaitingNextRead: {
+    finding: AuditFinding;
+    hash: string;
+    fingerprint: Fingerprint | undefined;
+    reject: StoredReject | undefined;
+  }[] = [];
   // A full read (no receipt): the audit compares everything, whatever a delta adapter committed.
   for await (const chunk of batches(spec.rows(null), ctx.config.sync.batchSize)) {
     read += chunk.length;
@@ -235,21 +255,42 @@ async function comparePush<R extends ItemKey, W>(
         continue;
       }
       if (matches(pipeline, item.hash, onPlatform)) continue;
-      const reason = driftReason(pipeline, item.hash, fingerprints.get(item.key), reject);
-      found({
+      const fingerprint = fingerprints.get(item.key);
+      const reason = driftReason(pipeline, item.hash, fingerprint, reject);
+      const finding: AuditFinding = {
         kind: pipeline,
         key: item.key,
         platform: shown(pipeline, onPlatform),
         expected: expectedOf(pipeline, item),
         heals: reason.heals,
         why: reason.why,
-      });
+      };
+      if (found(finding) && reason.heals)
+        awaitingNextRead.push({ finding, hash: item.hash, fingerprint, reject });
       if (reason.pushable) fixes?.items.push(item as PushItem);
     }
     report.read.erpRows[pipeline] = read;
     options.onProgress?.({ side: 'erp', read });
   }
   report.read.erpRows[pipeline] = read;
+  if (awaitingNextRead.length && readsDelta(ctx, pipeline)) {
+    // Read after the full read: a change the full read saw and an incremental read can see is in it.
+    const wanted = new Set(awaitingNextRead.map((a) => a.finding.key));
+    const held = new Set<string>();
+    for await (const keys of nextReadKeys(ctx, spec))
+      for (const key of keys) if (wanted.has(key)) held.add(key);
+    for (const { finding, hash, fingerprint, reject } of awaitingNextRead) {
+      const reason = driftReason(
+        pipeline,
+        hash,
+        fingerprint,
+        reject,
+        nextRead(ctx, pipeline, held.has(finding.key)),
+      );
+      finding.heals = reason.heals;
+      finding.why = reason.why;
+    }
+  }
 }
 
 async function compareOrders(
@@ -257,7 +298,7 @@ async function compareOrders(
   scratch: ScratchTable,
   report: AuditReport,
   options: AuditOptions,
-  found: (finding: AuditFinding) => void,
+  found: (finding: AuditFinding) => boolean,
 ): Promise<void> {
   const { store, config } = ctx;
   const orders = store.orders;

@@ -47,7 +47,13 @@ export async function createSyncContext(
     reservations:
       options.reservations ??
       (config.orders.oversellGuard.enabled
-        ? createOrderReservations({ client, store, config, logger: logger.child({ module: 'reservations' }) })
+        ? createOrderReservations({
+            client,
+            store,
+            config,
+            erp,
+            logger: logger.child({ module: 'reservations' }),
+          })
         : undefined),
   };
 }

@@ -20,8 +20,10 @@ import {
   stockMatches,
 } from './fingerprint.js';
 import { pricesPushSpec } from './prices.js';
+import { nextRead, nextReadKeys, readsDelta, type NextRead } from './nextRead.js';
 import { describeReject, driftReason } from './pushDrift.js';
 import type { PushSpec } from './pushScan.js';
+import { heldImports } from './reservations.js';
 import { createSafetyBuffer } from './safetyBuffer.js';
 import { stockPushSpec } from './stock.js';
 import type { SyncContext } from './types.js';
@@ -176,6 +178,8 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
     stock: new Map(),
     prices: new Map(),
   };
+  // The guard holds orders the ERP may not have taken when its stock was read (heldImports).
+  const readStartedAt = new Date().toISOString();
   try {
     erp.stock = await erpRowsOf(stockPushSpec(ctx), sku);
     erp.prices = await erpRowsOf(pricesPushSpec(ctx), sku);
@@ -184,6 +188,28 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
   } catch (error) {
     story.erp.error = describeError(error);
   }
+  // With incremental reads, the SKU's keys the next run reads (else only a full read sends them).
+  const nextHolds: Partial<Record<FingerprintPipeline, Set<string>>> = {};
+  if (story.erp.read) {
+    try {
+      for (const [pipeline, spec] of [
+        ['stock', stockPushSpec(ctx)],
+        ['prices', pricesPushSpec(ctx)],
+      ] as const) {
+        if (!readsDelta(ctx, pipeline)) continue;
+        const holds = new Set<string>();
+        for await (const keys of nextReadKeys<ItemKey, unknown>(ctx, spec as PushSpec<ItemKey, unknown>))
+          for (const key of keys) if (belongs(sku, key)) holds.add(key);
+        nextHolds[pipeline] = holds;
+      }
+    } catch {
+      // The verdict then says what a run would do; the ERP answered the full read a moment ago.
+    }
+  }
+  const nextOf = (pipeline: FingerprintPipeline, key: string): NextRead | undefined => {
+    const holds = nextHolds[pipeline];
+    return holds && nextRead(ctx, pipeline, holds.has(key));
+  };
   const onPlatform = new Map<string, PlatformItem>();
   try {
     const product = await platformProduct(ctx, sku);
@@ -216,13 +242,13 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
   if (keys.length === 0) keys.push(sku);
 
   let held = new Map<string, number>();
+  const rule = heldImports(config, ctx.erp.capabilities, Date.now(), readStartedAt);
   if (ctx.reservations) {
     try {
-      held = await ctx.reservations.unitsHeld(keys);
+      held = await ctx.reservations.unitsHeld(keys, undefined, readStartedAt);
     } catch {
       // The platform part of the guard needs the platform; the store's part still counts.
-      const since = new Date(Date.now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
-      const units = store.orders.links.heldUnits(since);
+      const units = store.orders.links.heldUnits(rule);
       for (const key of keys) {
         const variant = key.includes('/') ? key.slice(key.indexOf('/') + 1) : null;
         const n = units.get(key) ?? (variant ? units.get(variant) : undefined) ?? 0;
@@ -230,11 +256,10 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
       }
     }
   }
-  const since = new Date(Date.now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
   const holderSkus = keys.flatMap((key) =>
     key.includes('/') ? [key, key.slice(key.indexOf('/') + 1)] : [key],
   );
-  const holders = config.orders.oversellGuard.enabled ? store.orders.links.holders(since, holderSkus) : [];
+  const holders = config.orders.oversellGuard.enabled ? store.orders.links.holders(rule, holderSkus) : [];
   const buffer = createSafetyBuffer(config.sync.safetyBuffer);
   const runs = store.runs.recent(200);
 
@@ -253,7 +278,7 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
       erp.stock.get(key),
       fingerprints.stock.get(key),
       keyRejects,
-      ctxFor,
+      { ...ctxFor, next: nextOf('stock', key) },
       {
         held: stockHeld,
         holdingOrders: holders
@@ -269,7 +294,7 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
       erp.prices.get(key),
       fingerprints.prices.get(key),
       keyRejects,
-      ctxFor,
+      { ...ctxFor, next: nextOf('prices', key) },
     );
     story.items.push({
       key,
@@ -360,7 +385,13 @@ function pipelineStory(
   row: ErpRow<ItemKey> | undefined,
   fingerprint: Fingerprint | undefined,
   rejects: StoredReject[],
-  about: { story: SkuStory; onPlatform: PlatformItem | undefined; runs: SyncRun[]; exported: Exported },
+  about: {
+    story: SkuStory;
+    onPlatform: PlatformItem | undefined;
+    runs: SyncRun[];
+    exported: Exported;
+    next?: NextRead;
+  },
   guard?: { held: number; holdingOrders: { orderId: number; units: number }[]; buffer: number },
 ): ItemPipelineStory {
   const { story, onPlatform, runs } = about;
@@ -456,10 +487,11 @@ function pipelineStory(
       );
     return say('in_step', guard?.buffer ? `in step (safety buffer ${guard.buffer})` : 'in step');
   }
-  const reason = driftReason(pipeline, hash, fingerprint, reject);
+  const reason = driftReason(pipeline, hash, fingerprint, reject, about.next);
+  const when = about.next && !about.next.holds ? 'by the next full read' : 'at the next run';
   return say(
     reason.heals ? 'pending' : 'blocked',
-    `${reason.heals ? 'will be pushed at the next run' : 'blocked'}: ${reason.why}`,
+    `${reason.heals ? `will be pushed ${when}` : 'blocked'}: ${reason.why}`,
   );
 }
 

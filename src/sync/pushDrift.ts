@@ -1,6 +1,7 @@
 import { describeSource } from '../domain/records.js';
 import type { Fingerprint, StoredReject } from '../store/index.js';
 import { isInFlightFingerprint, isRefusedFingerprint, refusedFingerprint } from './fingerprint.js';
+import type { NextRead } from './nextRead.js';
 
 /** Why an item's platform value is or is not what erp-sync would push, and whether it heals alone. */
 export interface DriftReason {
@@ -23,9 +24,34 @@ export function describeReject(reject: StoredReject): string {
 
 /**
  * The reason an item whose platform value differs from the value erp-sync would push (`hash`)
- * is in that state, from what the store knows of it: its fingerprint and its open reject.
+ * is in that state, from what the store knows of it: its fingerprint and its open reject. With
+ * `next` (an adapter whose reads are incremental), a run heals it only when its read holds the
+ * item; otherwise only a full read does.
  */
 export function driftReason(
+  pipeline: 'stock' | 'prices',
+  hash: string,
+  fingerprint: Fingerprint | undefined,
+  reject: StoredReject | undefined,
+  next?: NextRead,
+): DriftReason {
+  const reason = storeReason(pipeline, hash, fingerprint, reject);
+  if (!reason.heals || !next || next.holds) return reason;
+  const every = next.fullReadEveryMinutes;
+  const now = `audit --fix or sync ${pipeline} --full sends it now`;
+  return {
+    heals: every > 0,
+    pushable: true,
+    why:
+      `only a full read heals it: the ERP's incremental ${pipeline} read does not see this change ` +
+      `(a deleted or cancelled row, a date that passed, a change on the platform); ` +
+      (every > 0
+        ? `the adapter's full read, at least every ${every} minutes, sends it; ${now}`
+        : `the adapter makes none by itself (full reads every 0 minutes); ${now}`),
+  };
+}
+
+function storeReason(
   pipeline: 'stock' | 'prices',
   hash: string,
   fingerprint: Fingerprint | undefined,

@@ -3,8 +3,10 @@ import { SchemaError } from '../api/errors.js';
 import { fullOrder } from '../api/mappers.js';
 import type { ApiOrderItem } from '../api/schemas.js';
 import type { Config } from '../config.js';
+import type { ErpCapabilities } from '../erp/ErpCapabilities.js';
 import type { Logger } from '../logger.js';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
+import type { HeldImports } from '../store/OrderLinkRepository.js';
 import type { Store } from '../store/Store.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import { orderListPages, type ListedRecord } from './orderListPages.js';
@@ -12,21 +14,41 @@ import { scanForUnseenOrders } from './orderPoll.js';
 import type { ReservationSource } from './types.js';
 import { unitsOf } from './unitsOf.js';
 
-/** One look (platform + store) serves the chunks of a stock run prepared within this time. */
+/** One look at the platform serves the chunks of a stock run prepared within this time. */
 const TTL_MS = 1_000;
+
+/**
+ * Which imported orders the guard still holds. An ERP whose stock subtracts an order from its
+ * import on (`stockSubtractsImportedOrders`: Tryton's forecast of a confirmed sale) has taken
+ * every order imported before its stock read began: only later imports may be missing from the
+ * read. Any other ERP takes an order at an unknown moment: it is held until an ERP event about it
+ * (acknowledged) or for the window.
+ */
+export function heldImports(
+  config: Config,
+  capabilities: Pick<ErpCapabilities, 'stockSubtractsImportedOrders'>,
+  nowMs: number,
+  readStartedAt?: string,
+): HeldImports {
+  if (capabilities.stockSubtractsImportedOrders)
+    return { since: readStartedAt ?? new Date(nowMs).toISOString(), untilAcknowledged: false };
+  const windowMs = config.orders.oversellGuard.windowMinutes * 60_000;
+  return { since: new Date(nowMs - windowMs).toISOString(), untilAcknowledged: true };
+}
 
 /**
  * The oversell guard: units of platform orders the ERP's stock does not reflect yet are held back
  * from stock pushes. Two sources, added up per SKU: the store (orders found but not imported,
- * parked, or imported within the window and not acknowledged by the ERP), and a look at the
- * platform for orders placed since the last orders poll (read only, one or two requests), which
- * covers an order placed between the ERP read and the push.
+ * parked, or imported and not yet taken by the ERP: see heldImports), and a look at the platform
+ * for orders placed since the last orders poll (read only, one or two requests), which covers an
+ * order placed between the ERP read and the push.
  */
 export function createOrderReservations(deps: {
   client: ApiClient;
   store: Store;
   config: Config;
   logger: Logger;
+  erp: { capabilities: Pick<ErpCapabilities, 'stockSubtractsImportedOrders'> };
   now?: () => number;
 }): ReservationSource {
   const { store, config } = deps;
@@ -68,26 +90,27 @@ export function createOrderReservations(deps: {
     }
   };
 
-  /** Units per SKU, from the platform and the store, shared by the chunks of one stock run. */
-  const held = (via: ApiClient): Promise<Map<string, number>> => {
+  /** Units per SKU of orders placed since the last poll, shared by the chunks of one stock run. */
+  const placedUnits = (via: ApiClient): Promise<Map<string, number>> => {
     if (fresh && now() - fresh.at < TTL_MS) return fresh.units;
-    const units = (async () => {
-      const placed = await platformUnits(via);
-      const since = new Date(now() - config.orders.oversellGuard.windowMinutes * 60_000).toISOString();
-      const total = orderRepositoriesOf(store).links.heldUnits(since);
-      for (const [sku, n] of placed) total.set(sku, (total.get(sku) ?? 0) + n);
-      return total;
-    })();
+    const units = platformUnits(via);
     fresh = { at: now(), units };
     units.catch(() => (fresh = null));
     return units;
   };
 
   return {
-    async unitsHeld(keys: string[], client?: ApiClient): Promise<Map<string, number>> {
+    async unitsHeld(
+      keys: string[],
+      client?: ApiClient,
+      readStartedAt?: string,
+    ): Promise<Map<string, number>> {
       const out = new Map<string, number>();
       if (!config.orders.oversellGuard.enabled || keys.length === 0) return out;
-      const units = await held(client ?? deps.client);
+      const placed = await placedUnits(client ?? deps.client);
+      const rule = heldImports(config, deps.erp.capabilities, now(), readStartedAt);
+      const units = orderRepositoriesOf(store).links.heldUnits(rule);
+      for (const [sku, n] of placed) units.set(sku, (units.get(sku) ?? 0) + n);
       for (const key of keys) {
         // A variant's line carries the variant SKU: `SKU/VARIANT` is matched by either part.
         const variant = key.includes('/') ? key.slice(key.indexOf('/') + 1) : null;

@@ -20,14 +20,21 @@ export function validateStock(record: StockRecord): string | null {
  */
 export function stockPushSpec(ctx: SyncContext): PushSpec<StockRecord, BulkStockItem> {
   const buffer = createSafetyBuffer(ctx.config.sync.safetyBuffer);
+  // When the read being prepared began: the guard tells orders the ERP had taken by then.
+  let readStartedAt: string | undefined;
   return {
     pipeline: 'stock',
-    rows: (after) => ctx.erp.stock(after),
+    rows: (after) => {
+      readStartedAt = new Date().toISOString();
+      return ctx.erp.stock(after);
+    },
     validate: validateStock,
     prepare: async (records) => {
       const keys = records.map(itemKeyString);
       const held =
-        ctx.reservations && keys.length ? await ctx.reservations.unitsHeld(keys, ctx.client) : undefined;
+        ctx.reservations && keys.length
+          ? await ctx.reservations.unitsHeld(keys, ctx.client, readStartedAt)
+          : undefined;
       return records.map((record, index): PushItem<BulkStockItem> => {
         const key = keys[index]!;
         const quantity = pushedQuantity(record.quantity, held?.get(key) ?? 0, buffer(record));

@@ -11,8 +11,16 @@ import type { PipelineName } from './pipelineNames.js';
  * The stock pipeline subtracts them before the safety buffer (oversell guard, issue 5).
  */
 export interface ReservationSource {
-  /** `client`: the run's own client view (its requests count for that run); default: the context's. */
-  unitsHeld(keys: string[], client?: ApiClient): Map<string, number> | Promise<Map<string, number>>;
+  /**
+   * `client`: the run's own client view (its requests count for that run); default: the context's.
+   * `readStartedAt`: when the ERP read these keys come from began (ISO): an ERP whose stock
+   * subtracts imported orders reflects every order imported before it.
+   */
+  unitsHeld(
+    keys: string[],
+    client?: ApiClient,
+    readStartedAt?: string,
+  ): Map<string, number> | Promise<Map<string, number>>;
 }
 
 /** What a pipeline reports while it runs; the CLI turns it into a bar or log lines. */

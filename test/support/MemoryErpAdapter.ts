@@ -63,6 +63,8 @@ export interface MemoryErpAdapterOptions {
   reads?: ReadMode;
   /** Yields every outgoing order whatever the checkpoint (as a folder-as-queue adapter may). */
   ignoresCheckpoint?: boolean;
+  /** The capability of that name (default false). */
+  stockSubtractsImportedOrders?: boolean;
 }
 
 /**
@@ -81,7 +83,11 @@ export class MemoryErpAdapter implements ErpAdapter {
     private readonly options: MemoryErpAdapterOptions = {},
   ) {
     const mode = options.reads ?? 'snapshot';
-    this.capabilities = { reads: { stock: mode, prices: mode, products: mode } };
+    this.capabilities = {
+      reads: { stock: mode, prices: mode, products: mode },
+      fullReadEveryMinutes: { stock: 0, prices: 0 },
+      stockSubtractsImportedOrders: options.stockSubtractsImportedOrders ?? false,
+    };
   }
 
   async open(): Promise<void> {

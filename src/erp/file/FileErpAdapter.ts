@@ -54,7 +54,12 @@ export class FileErpAdapter implements ErpAdapter {
     this.#orders = new FileOrderExchange(config, logger);
     // With archive on, each file is only the drop since the last run: a SKU not in it is unchanged.
     const mode = config.archive ? 'delta' : 'snapshot';
-    this.capabilities = { reads: { stock: mode, prices: mode, products: mode } };
+    this.capabilities = {
+      reads: { stock: mode, prices: mode, products: mode },
+      // Each drop is all there is: no full read exists beyond the ERP's next export.
+      fullReadEveryMinutes: { stock: 0, prices: 0 },
+      stockSubtractsImportedOrders: config.stockSubtractsImportedOrders,
+    };
   }
 
   /** Nothing to connect to: the drop folder is checked where it is used. */

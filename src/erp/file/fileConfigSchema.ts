@@ -39,6 +39,12 @@ export const fileConfigSchema = z.strictObject({
   /** How long to wait for a file still being written before the run fails (retryable). */
   stableTimeoutMs: z.number().int().min(0).default(30_000),
   archive: z.boolean().default(false),
+  /**
+   * The ERP's exported stock already subtracts an order once erp-sync wrote it to the outbox. Off:
+   * the oversell guard holds an imported order until the ERP acknowledges it (any event) or its
+   * window passes.
+   */
+  stockSubtractsImportedOrders: z.boolean().default(false),
   outbox: z
     .strictObject({
       format: z.enum(['json', 'xml']).default('json'),

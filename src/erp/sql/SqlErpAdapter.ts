@@ -73,6 +73,11 @@ export class SqlErpAdapter implements ErpAdapter {
         prices: config.queries.pricesChanges ? 'delta' : 'snapshot',
         products: 'snapshot',
       },
+      fullReadEveryMinutes: {
+        stock: config.incremental.fullEveryMinutes,
+        prices: config.incremental.fullEveryMinutes,
+      },
+      stockSubtractsImportedOrders: config.stockSubtractsImportedOrders,
     };
     const listen = config.client === 'pg' ? config.listen : undefined;
     if (listen) {

@@ -119,6 +119,12 @@ export const sqlErpConfigSchema = z.strictObject({
       outgoingOrderCreated: sqlText.optional(),
     })
     .default({}),
+  /**
+   * The stock query's quantity already subtracts an order once it is in the staging tables (the
+   * ERP reserves from them, or the query subtracts staged lines). Off: the oversell guard holds
+   * an imported order until the ERP acknowledges it (an event) or its window passes.
+   */
+  stockSubtractsImportedOrders: z.boolean().default(false),
   /** Column of the events / outgoingOrders queries that orders the rows and is passed back as `:after`. */
   checkpointColumn: z.string().min(1).default('checkpoint'),
   /** `:after` of the first read, before any checkpoint is stored (e.g. 0 for an id, or a date). */

@@ -27,6 +27,8 @@ type StateKey = 'stock' | 'prices';
 interface Receipt {
   key: StateKey;
   next: string;
+  /** When the last full read began (erp-sync's clock, ISO); absent in receipts of older versions. */
+  fullAt?: string;
 }
 
 /**
@@ -62,6 +64,12 @@ export class TrytonErpAdapter implements ErpAdapter {
         prices: config.prices.incremental ? 'delta' : 'snapshot',
         products: 'snapshot',
       },
+      fullReadEveryMinutes: {
+        stock: config.stock.fullEveryMinutes,
+        prices: config.prices.fullEveryMinutes,
+      },
+      // The forecast counts a confirmed sale's moves from the confirmation on; a quotation has none.
+      stockSubtractsImportedOrders: config.stock.field === 'forecast_quantity' && config.orders.confirm,
     };
   }
 
@@ -101,27 +109,48 @@ export class TrytonErpAdapter implements ErpAdapter {
   }
 
   stock(after?: ReadReceipt | null): ErpRead<StockRecord> {
-    const { field, incremental, overlapSeconds } = this.config.stock;
-    return erpRead<StockRecord>((setReceipt) =>
-      readTrytonStock(
+    const { field, overlapSeconds } = this.config.stock;
+    return erpRead<StockRecord>((setReceipt) => {
+      const { since, fullAt } = this.#readFrom(after, 'stock');
+      return readTrytonStock(
         this.#rpc,
         { warehouseIds: this.#opened().warehouseIds, field, overlapSeconds },
-        incremental ? checkpointOf(after, 'stock') : null,
-        (next) => next && setReceipt(receipt({ key: 'stock', next: next.toISOString() })),
-      ),
-    );
+        since,
+        (next) => next && setReceipt(receipt({ key: 'stock', next: next.toISOString(), fullAt })),
+      );
+    });
   }
 
   prices(after?: ReadReceipt | null): ErpRead<PriceRecord> {
-    const { incremental, overlapSeconds, addTaxes } = this.config.prices;
-    return erpRead<PriceRecord>((setReceipt) =>
-      readTrytonPrices(
+    const { overlapSeconds, addTaxes } = this.config.prices;
+    return erpRead<PriceRecord>((setReceipt) => {
+      const { since, fullAt } = this.#readFrom(after, 'prices');
+      return readTrytonPrices(
         this.#rpc,
         { overlapSeconds, addTaxes },
-        incremental ? checkpointOf(after, 'prices') : null,
-        (next) => next && setReceipt(receipt({ key: 'prices', next: next.toISOString() })),
-      ),
-    );
+        since,
+        (next) => next && setReceipt(receipt({ key: 'prices', next: next.toISOString(), fullAt })),
+      );
+    });
+  }
+
+  /**
+   * Where a read starts (null: a full read) and when the last full read began. A full read when
+   * the kind is not incremental, on the first read, and once `fullEveryMinutes` passed since the
+   * last one: what the incremental read cannot see (a deleted move) arrives then.
+   */
+  #readFrom(after: ReadReceipt | null | undefined, key: StateKey): { since: Date | null; fullAt: string } {
+    const now = new Date();
+    const { incremental, fullEveryMinutes } = this.config[key];
+    const last = incremental ? checkpointOf(after, key) : null;
+    const due =
+      !last?.fullAt ||
+      (fullEveryMinutes > 0 && now.getTime() - Date.parse(last.fullAt) >= fullEveryMinutes * 60_000);
+    if (!last || due) {
+      if (last) this.logger.debug({ kind: key, lastFullRead: last.fullAt ?? null }, `full ${key} read due`);
+      return { since: null, fullAt: now.toISOString() };
+    }
+    return { since: last.since, fullAt: last.fullAt! };
   }
 
   products(): ErpRead<ProductRecord> {
@@ -196,13 +225,20 @@ export class TrytonErpAdapter implements ErpAdapter {
 }
 
 /** The checkpoint a receipt of this adapter carries for `key`; null for none (a full read). */
-function checkpointOf(after: ReadReceipt | null | undefined, key: StateKey): Date | null {
+function checkpointOf(
+  after: ReadReceipt | null | undefined,
+  key: StateKey,
+): { since: Date; fullAt: string | undefined } | null {
   if (!after) return null;
   try {
     const parsed = JSON.parse(after) as Partial<Receipt>;
     if (parsed.key !== key || typeof parsed.next !== 'string' || Number.isNaN(Date.parse(parsed.next)))
       return null;
-    return new Date(parsed.next);
+    const fullAt =
+      typeof parsed.fullAt === 'string' && !Number.isNaN(Date.parse(parsed.fullAt))
+        ? parsed.fullAt
+        : undefined;
+    return { since: new Date(parsed.next), fullAt };
   } catch {
     return null;
   }

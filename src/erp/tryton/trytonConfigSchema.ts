@@ -23,16 +23,23 @@ export const trytonConfigSchema = z.strictObject({
       incremental: z.boolean().default(true),
       /** Re-read this far before the checkpoint (Tryton stamps a row with its transaction's start). */
       overlapSeconds: z.number().int().min(0).default(300),
+      /**
+       * With `incremental`: read every product anyway at least this often (0: only on --full). A
+       * deleted planned move changes the forecast without a move the incremental read can see.
+       */
+      fullEveryMinutes: z.number().min(0).max(525_600).default(60),
     })
-    .default({ field: 'forecast_quantity', incremental: true, overlapSeconds: 300 }),
+    .default({ field: 'forecast_quantity', incremental: true, overlapSeconds: 300, fullEveryMinutes: 60 }),
   prices: z
     .strictObject({
       incremental: z.boolean().default(true),
       overlapSeconds: z.number().int().min(0).default(300),
+      /** With `incremental`: read every product anyway at least this often (0: only on --full). */
+      fullEveryMinutes: z.number().min(0).max(525_600).default(1440),
       /** list_price is net: push it with the product's customer taxes added (platform prices include VAT). */
       addTaxes: z.boolean().default(true),
     })
-    .default({ incremental: true, overlapSeconds: 300, addTaxes: true }),
+    .default({ incremental: true, overlapSeconds: 300, fullEveryMinutes: 1440, addTaxes: true }),
   orders: z
     .strictObject({
       /** Confirm the sale after quoting it (shipment and invoice follow Tryton's own rules). */

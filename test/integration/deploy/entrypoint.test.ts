@@ -5,6 +5,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createMetrics, startOpsServer } from '../../../src/server/index.js';
 import { openStore } from '../../../src/store/index.js';
+import { freePort } from '../../support/redisServer.js';
 import {
   HEALTHCHECK,
   createWorkspace,
@@ -259,5 +260,54 @@ describe('docker-entrypoint.sh ARGS', { timeout: 60_000 }, () => {
     expect(failed.code).not.toBe(0);
     expect(unknown.stderr()).toContain("unknown command 'no-such-command'");
     expect(unknown.loopLines()).toEqual([]);
+  });
+});
+
+describe('HEALTHCHECK of the other commands (the entrypoint marks what runs)', { timeout: 60_000 }, () => {
+  it('a sandbox is healthy while it answers HTTP on its --port, unhealthy once it is gone', async () => {
+    const ws = workspace('sandbox-health');
+    const port = await freePort();
+    const running = startEntrypoint(['sandbox', '--host', '0.0.0.0', '--port', String(port)], loopEnv(ws));
+    try {
+      for (let waited = 0; !running.stdout().includes('"event":"ready"'); waited += 50) {
+        if (waited > 30_000) throw new Error(`sandbox not ready: ${running.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const url = `http://127.0.0.1:${port}/api/v2/account`;
+      expect(readFileSync(`${ws.heartbeat}.mode`, 'utf8')).toBe(`sandbox ${url}\n`);
+      // the probe has no key: the sandbox's 401 is an answer, so healthy
+      const healthy = await healthcheckAsync(ws, {});
+      expect(healthy.out).toMatch(new RegExp(`^healthy: ${url} answered 401 `));
+      expect(healthy.code).toBe(0);
+    } finally {
+      running.child.kill('SIGTERM');
+    }
+    expect((await running.exited).code).toBe(0);
+    const gone = await healthcheckAsync(ws, {});
+    expect(gone.out).toMatch(/^unhealthy: .*ECONNREFUSED/);
+    expect(gone.code).toBe(1);
+  });
+
+  it('`start` is the daemon (its /healthz), any other command is healthy while it runs', async () => {
+    const ws = workspace('command-health');
+    const daemonHelp = startEntrypoint(['start', '--help'], loopEnv(ws));
+    expect((await daemonHelp.exited).code).toBe(0);
+    expect(readFileSync(`${ws.heartbeat}.mode`, 'utf8')).toBe('daemon\n');
+    const down = healthcheck(ws, { ERP_SYNC_HEALTH_URL: `http://127.0.0.1:${await freePort()}/healthz` });
+    expect(down.out).toMatch(/^unhealthy: .*ECONNREFUSED/);
+
+    // the sub-command after the global options (-c FILE)
+    openStore(ws.storePath).close(); // status shows a store; it never creates one
+    const status = startEntrypoint(['-c', ws.configFile, 'status', '--json'], loopEnv(ws));
+    expect((await status.exited).code).toBe(0);
+    expect(readFileSync(`${ws.heartbeat}.mode`, 'utf8')).toBe('command status\n');
+    const healthy = healthcheck(ws);
+    expect(healthy.out).toMatch(/^healthy: erp-sync status runs/);
+    expect(healthy.code).toBe(0);
+
+    // a sandbox on --port 0 tells its port only in its own log: nothing to probe
+    const anyPort = startEntrypoint(['sandbox', '--port', '0', '--help'], loopEnv(ws));
+    expect((await anyPort.exited).code).toBe(0);
+    expect(readFileSync(`${ws.heartbeat}.mode`, 'utf8')).toBe('command sandbox\n');
   });
 });

@@ -32,7 +32,13 @@ describe('deploy shell scripts', () => {
 // The CI scripts run under bash on the CI machine.
 describe('CI scripts', () => {
   it('are shellcheck-clean as bash (warnings and errors) and executable', () => {
-    const scripts = ['.ci/run', '.ci/test-node', '.ci/use-node'];
+    const scripts = [
+      '.ci/run',
+      '.ci/test-node',
+      '.ci/use-node',
+      'test/image/smoke.sh',
+      'deploy/build-base-images.sh',
+    ];
     const result = spawnSync('shellcheck', ['--shell=bash', '--severity=warning', ...scripts], {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',

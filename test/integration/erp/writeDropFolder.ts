@@ -92,6 +92,7 @@ export function fileConfig(dir: string, overrides: Partial<FileErpConfig> = {}):
     stableMs: 200,
     stableTimeoutMs: 5_000,
     archive: false,
+    stockSubtractsImportedOrders: false,
     outbox: { format: 'json', requireKnownSkus: false },
     ...overrides,
   };

@@ -54,7 +54,7 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
   const configPath = join(dir, 'config.json');
   await writeFile(configPath, JSON.stringify(raw));
   const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
-  const opened: { store: Store; client: ApiClient }[] = [];
+  const opened: { store: Store; client: ApiClient; erp?: ErpAdapter }[] = [];
   return {
     sandbox,
     dir,
@@ -71,14 +71,17 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
         deadlineMs: cfg.api.deadlineMs,
       });
       const store = openStore(cfg.store.path);
-      opened.push({ store, client });
+      const entry: (typeof opened)[number] = { store, client };
+      opened.push(entry);
       const erp: ErpAdapter = await openErpAdapter(cfg.erp, silentLogger());
+      entry.erp = erp;
       return { client, erp, store, config: cfg, logger: silentLogger() };
     },
     async close() {
-      for (const { store, client } of opened) {
+      for (const { store, client, erp } of opened) {
         store.close();
         await client.close();
+        await erp?.close();
       }
       await api.close();
       await sandbox.close();

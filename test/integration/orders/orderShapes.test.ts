@@ -119,6 +119,7 @@ describe('orders: plausible response shapes', () => {
       store: ctx.store,
       config: ctx.config,
       logger: ctx.logger,
+      erp: ctx.erp,
     });
     expect(await guard.unitsHeld(['SKU-A', 'SKU-Z'])).toEqual(new Map([['SKU-A', 2]]));
   });

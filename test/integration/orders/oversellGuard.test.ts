@@ -1,7 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
+import { connectSql } from '../../../src/erp/sql/connectSql.js';
+import { sqlErpConfigSchema } from '../../../src/erp/sql/sqlConfigSchema.js';
+import { stagingSchema } from '../../../src/erp/sql/stagingTables.js';
 import { runErpOrders } from '../../../src/sync/erpOrders.js';
 import { runFeedback } from '../../../src/sync/feedback.js';
 import { runOrders } from '../../../src/sync/orders.js';
@@ -116,4 +120,79 @@ describe('oversell guard', () => {
     await runStock(guarded(await world.context()), { full: true, dryRun: false });
     expect(await platformStock(world, sku)).toBe(7);
   });
+});
+
+describe('oversell guard: an order the ERP has taken is not held again (reserved units counted once)', () => {
+  it('file, stockSubtractsImportedOrders: the ERP export that already subtracts an imported order is pushed as it is', async () => {
+    world = await startOrderWorld({ config: { erp: { stockSubtractsImportedOrders: true } } });
+    const sku = await sellableSku(world.api, 10);
+    const erpDir = join(world.dir, 'erp');
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
+    await runOrders(await world.context(), RUN);
+    await createPlatformOrder(world.api, sku, 3);
+    await runOrders(await world.context(), RUN); // in outbox/orders/: the ERP's export counts it
+
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
+    const run = await runStock(guarded(await world.context()), { full: true, dryRun: false });
+    expect(run.error).toBeUndefined();
+    expect(await platformStock(world, sku)).toBe(7);
+  });
+
+  it('file, by default: an imported order the ERP export does not show yet is held until the ERP acknowledges it', async () => {
+    world = await startOrderWorld();
+    const sku = await sellableSku(world.api, 10);
+    const erpDir = join(world.dir, 'erp');
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},10\n`);
+    await runOrders(await world.context(), RUN);
+    const order = await createPlatformOrder(world.api, sku, 3);
+    await runOrders(await world.context(), RUN);
+    // The ERP has not taken it: its export still says 10, several runs in a row.
+    for (let i = 0; i < 2; i++) {
+      await runStock(guarded(await world.context()), { full: true, dryRun: false });
+      expect(await platformStock(world, sku)).toBe(7);
+    }
+    await writeFile(join(erpDir, 'events.csv'), `order_id,event\n${order.id},confirmed\n`);
+    await writeFile(join(erpDir, 'stock.csv'), `sku,quantity\n${sku},7\n`);
+    await runFeedback(await world.context(), RUN);
+    await runStock(guarded(await world.context()), { full: true, dryRun: false });
+    expect(await platformStock(world, sku)).toBe(7);
+  });
+
+  for (const subtracts of [true, false]) {
+    it(`SQL, a stock query that subtracts the staged lines, stockSubtractsImportedOrders ${subtracts}: ${subtracts ? 'pushes the query as it is' : 'the default holds the order again (say so in the config)'}`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'guard-sql-'));
+      try {
+        const filename = join(dir, 'erp.sqlite');
+        const erp = {
+          type: 'sql',
+          client: 'sqlite',
+          connection: { filename },
+          queries: {
+            stock: `select i.code as sku, i.qty - coalesce((select sum(l.quantity) from erp_sync_order_lines l
+                      where l.sku = i.code), 0) as quantity from items i order by i.code`,
+          },
+          ...(subtracts ? { stockSubtractsImportedOrders: true } : {}),
+        };
+        world = await startOrderWorld({ config: { erp } });
+        const sku = await sellableSku(world.api, 10);
+        const db = connectSql(sqlErpConfigSchema.parse(erp));
+        try {
+          await stagingSchema(db, sqlErpConfigSchema.parse(erp).staging);
+          await db.raw('create table items (code text primary key, qty integer not null)');
+          await db('items').insert({ code: sku, qty: 10 });
+        } finally {
+          await db.destroy();
+        }
+        await runOrders(await world.context(), RUN);
+        await createPlatformOrder(world.api, sku, 3);
+        expect((await runOrders(await world.context(), RUN)).extra.imported).toBe(1);
+
+        const run = await runStock(guarded(await world.context()), { full: true, dryRun: false });
+        expect(run.error).toBeUndefined();
+        expect(await platformStock(world, sku)).toBe(subtracts ? 7 : 4);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -37,9 +37,21 @@ describe('order store', () => {
     seen.setOutcome(5, 'imported', 'new');
     links.acknowledge(5);
 
-    expect(Object.fromEntries(links.heldUnits('2026-01-01T09:30:00.000Z'))).toEqual({ A: 3, B: 4 });
+    const window = (since: string) => ({ since, untilAcknowledged: true });
+    expect(Object.fromEntries(links.heldUnits(window('2026-01-01T09:30:00.000Z')))).toEqual({ A: 3, B: 4 });
     // Outside the window the imported one counts as reflected in the ERP.
-    expect(Object.fromEntries(links.heldUnits('2026-01-01T10:30:00.000Z'))).toEqual({ A: 1, B: 4 });
+    expect(Object.fromEntries(links.heldUnits(window('2026-01-01T10:30:00.000Z')))).toEqual({ A: 1, B: 4 });
+    // An ERP that subtracts an order once imported: only imports from the read's start on are
+    // held, acknowledged or not (5 was acknowledged after its import, still after the read began).
+    const fromRead = (since: string) => ({ since, untilAcknowledged: false });
+    expect(Object.fromEntries(links.heldUnits(fromRead('2026-01-01T10:00:00.000Z')))).toEqual({
+      A: 1 + 2 + 2,
+      B: 4,
+    });
+    expect(Object.fromEntries(links.heldUnits(fromRead('2026-01-01T10:00:00.001Z')))).toEqual({ A: 1, B: 4 });
+    expect(links.holders(fromRead('2026-01-01T10:00:00.000Z'), ['A']).map((h) => h.platformOrderId)).toEqual([
+      1, 3, 5,
+    ]);
   });
 
   it('keeps a parked order through any number of attempts, backing off to an hour at most', () => {
