@@ -107,4 +107,19 @@ export const MIGRATIONS: Migration[] = [
   ORDERS_MIGRATION,
   PRODUCTS_MIGRATION,
   ORDERS_ECHO_GUARD_MIGRATION,
+  {
+    version: 70,
+    name: 'bulk request sizes learned from the platform',
+    up(db) {
+      db.exec(`
+        -- The most items a bulk endpoint took, lowered on a size refusal (413, "at most N items"),
+        -- probed upwards once learned_at (ms since the epoch) is old enough. No row: no limit learned.
+        CREATE TABLE bulk_limits (
+          endpoint TEXT PRIMARY KEY,
+          size INTEGER NOT NULL CHECK (size >= 1),
+          learned_at INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];
