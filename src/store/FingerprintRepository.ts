@@ -19,14 +19,6 @@ export interface FingerprintEntry {
   generation: number;
 }
 
-interface FingerprintRow {
-  key: string;
-  hash: string;
-  generation: number;
-  acked_at: string | null;
-  missing: number;
-}
-
 const CHUNK = 500;
 /** Rows per bulk statement: a push batch (at most 1000 items) is one. */
 const BULK_CHUNK = 1000;
