@@ -108,6 +108,7 @@ describe('dashboard and alert rules against the real /metrics output', () => {
       'rule ErpSyncPaused',
       'rule ErpSyncImportsHeld',
       'rule ErpSyncJobsFailing',
+      'rule ErpSyncFlowStuck',
       'rule ErpSyncRejectsRising',
       'rule ErpSyncOrderParkedTooLong',
       'rule ErpSyncRateLimited',
@@ -139,11 +140,11 @@ describe('dashboard and alert rules against the real /metrics output', () => {
 
   it('passes promtool check rules', () => {
     const { code, output } = promtool('check', 'rules', 'alerts.yml');
-    expect(output).toContain('SUCCESS: 8 rules found');
+    expect(output).toContain('SUCCESS: 9 rules found');
     expect(code).toBe(0);
   });
 
-  it('passes the rules unit tests (paused, parked too long, 429 rate, stale pipeline)', () => {
+  it('passes the rules unit tests (paused, parked too long, 429 rate, stale pipeline, imports held, jobs failing, stuck flow)', () => {
     const { code, output } = promtool('test', 'rules', 'alerts.test.yml');
     expect(output).toContain('SUCCESS');
     expect(code).toBe(0);
