@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/server/createMetrics.js';
 import { storeMetricsReader } from '../../../src/server/storeMetricsReader.js';
 import { openStore, type Store } from '../../../src/store/Store.js';
-import { emptySummary } from '../../../src/sync/summary.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
 
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');
 
