@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
 import { buildDaemonStatus } from '../queue/daemonStatus.js';
-import { SCHEDULED_PIPELINES } from '../queue/daemonConfigSchema.js';
+import { SCHEDULED_PIPELINES } from '../config/daemonConfigSchema.js';
 import { enqueueRun } from '../queue/enqueueRun.js';
 import type { ConsoleSources } from '../server/console/ConsoleSources.js';
 import { runAudit } from '../diagnostics/audit.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { SCHEDULED_PIPELINES } from '../queue/daemonConfigSchema.js';
+import { SCHEDULED_PIPELINES } from '../config/daemonConfigSchema.js';
 import { enqueueRun } from '../queue/enqueueRun.js';
 import type { PipelineName } from '../queue/jobTypes.js';
 import { readPauseState } from '../queue/pauseController.js';

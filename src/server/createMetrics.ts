@@ -225,4 +225,16 @@ function registerStoreGauges(registry: Registry, store: StoreMetricsReader, now:
       oldest.set(at ? Math.max(0, (now() - at.getTime()) / 1000) : 0);
     }),
   });
+  const readAge = new Gauge({
+    name: 'erp_sync_erp_read_age_seconds',
+    help: 'Seconds since the pipeline last committed an ERP read (full or incremental, every item acknowledged); absent before the first',
+    labelNames: ['pipeline'] as const,
+    registers: [registry],
+    collect: guarded(() => {
+      const committed = store.erpReadsCommittedAt();
+      readAge.reset();
+      for (const [pipeline, at] of committed)
+        readAge.set({ pipeline }, Math.max(0, (now() - at.getTime()) / 1000));
+    }),
+  });
 }

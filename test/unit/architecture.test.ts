@@ -181,16 +181,32 @@ describe('architecture', () => {
     expect(named).toEqual([]);
   });
 
-  it('gives each adapter only its own configuration slice', () => {
-    // src/erp never imports src/config.ts: an adapter's schema and type live in its own folder.
+  it('keeps the configuration below the layers that use it', () => {
+    // config.ts and src/config/ read and validate; they know no queue, pipeline, server or command.
     expect(
-      edges.filter((e) => areaOf(e.from) === 'erp' && rel(e.to) === 'config.ts').map((e) => rel(e.from)),
+      violations('config', (to) => ['queue', 'server', 'cli', 'sandbox', 'api', 'store'].includes(to)),
     ).toEqual([]);
-    // config.ts composes the adapters' schemas and imports nothing else of theirs.
+  });
+
+  it('gives each adapter only its own configuration slice', () => {
+    // src/erp never imports the configuration: an adapter's schema, env keys, paths and secrets live in its own folder.
+    expect(
+      edges.filter((e) => areaOf(e.from) === 'erp' && areaOf(e.to) === 'config').map((e) => rel(e.from)),
+    ).toEqual([]);
+    // The configuration takes the adapters' slices from their one list (erp/ErpConfig.ts), and
+    // that list imports nothing of an adapter but its schema module.
+    const composition = ['erp/ErpConfig.ts', 'erp/ErpConfigSlice.ts'];
     expect(
       edges
-        .filter((e) => rel(e.from) === 'config.ts' && areaOf(e.to) === 'erp')
+        .filter((e) => areaOf(e.from) === 'config' && areaOf(e.to) === 'erp')
         .map((e) => rel(e.to))
+        .filter((to) => !composition.includes(to)),
+    ).toEqual([]);
+    expect(
+      edges
+        .filter((e) => rel(e.from) === 'erp/ErpConfig.ts')
+        .map((e) => rel(e.to))
+        .filter((to) => to !== 'erp/ErpConfigSlice.ts')
         .filter((to) => !adapterKinds.some((kind) => to === `erp/${kind}/${kind}ConfigSchema.ts`)),
     ).toEqual([]);
     // A schema module loads nothing heavy: zod and local files only, no driver.
@@ -208,10 +224,10 @@ describe('architecture', () => {
         .filter((e) => adapterOf(e.from) && adapterOf(e.to) && adapterOf(e.from) !== adapterOf(e.to))
         .map((e) => `${rel(e.from)} -> ${rel(e.to)}`),
     ).toEqual([]);
-    // Outside config.ts (schemas only), an adapter module is loaded at run time lazily, by createErpAdapter
+    // Outside the list of slices (schemas only), an adapter module is loaded at run time lazily, by createErpAdapter
     // alone, or by the command of that adapter's own tools (`erp-sync erp init-staging`).
     const loads = edges.filter(
-      (e) => adapterOf(e.to) && !adapterOf(e.from) && !e.typeOnly && rel(e.from) !== 'config.ts',
+      (e) => adapterOf(e.to) && !adapterOf(e.from) && !e.typeOnly && rel(e.from) !== 'erp/ErpConfig.ts',
     );
     expect(
       loads
