@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { MAX_RATE_LIMIT_WAIT_MS } from './runFailure.js';
+import { MAX_RATE_LIMIT_WAIT_MS } from './jobFailure.js';
 
 /**
  * How long a push flow (a scan's batches, or an `audit --fix` heal) may hold its pipeline before
