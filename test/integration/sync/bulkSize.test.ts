@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BULK_PROBE_AFTER_MS } from '../../../src/sync/bulkSize.js';
-import { runStock } from '../../../src/sync/stock.js';
+import { BULK_PROBE_AFTER_MS } from '../../../src/sync/push/bulkSize.js';
+import { runStock } from '../../../src/sync/push/stock.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 const RUN = { full: false, dryRun: false };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { BULK_PROBE_AFTER_MS, bulkSizing } from '../../../src/sync/bulkSize.js';
+import { BULK_PROBE_AFTER_MS, bulkSizing } from '../../../src/sync/push/bulkSize.js';
 
 let store: Store | undefined;
 afterEach(() => {
