@@ -223,6 +223,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     if (when && !when(raw)) continue;
     if (value !== undefined && value !== '') setPath(raw, path, parse ? parse(value) : value);
   }
+  const keyFile = env.CMS_API_KEY_FILE;
+  if (keyFile) setPath(raw, ['api', 'apiKey'], readApiKeyFile(keyFile, env.CMS_API_KEY));
   const erp = raw.erp;
   if (isPlainObject(erp) && erp.type === 'sql' && env.ERP_DB_PASSWORD !== undefined) {
     setPath(raw, ['erp', 'connection', 'password'], env.ERP_DB_PASSWORD);
@@ -280,6 +282,24 @@ function resolvePaths(raw: Record<string, unknown>, baseDir: string): Record<str
     node[last] = resolve(baseDir, value);
   }
   return out;
+}
+
+/**
+ * CMS_API_KEY_FILE: the key in a file (a Docker or systemd secret) that an operator can replace and
+ * the daemon re-reads on SIGHUP. One line break at the end is the file's, not the key's.
+ */
+function readApiKeyFile(file: string, inEnv: string | undefined): string {
+  if (inEnv) {
+    const issue = 'api.apiKey: set CMS_API_KEY or CMS_API_KEY_FILE, not both';
+    throw new ConfigError(`invalid configuration:\n  - ${issue}`, [issue]);
+  }
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    const issue = `api.apiKey: cannot read CMS_API_KEY_FILE ${file} (${reason})`;
+    throw new ConfigError(`invalid configuration:\n  - ${issue}`, [issue]);
+  }
 }
 
 /** A database password belongs in the environment (ERP_DB_PASSWORD), never in a file that is copied around. */

@@ -96,6 +96,8 @@ describe('systemd units', () => {
     expect(service).toMatch(/^RestartSec=5s$/m);
     // a configuration error is not retried in a loop
     expect(service).toMatch(/^RestartPreventExitStatus=64 65 78$/m);
+    // reload: the daemon reads its configuration and key file again on SIGHUP
+    expect(service).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     // stopping leaves room for the daemon's own 30 s shutdown grace
     expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(service)?.[1])).toBeGreaterThan(30);
     expect(service).toMatch(/^KillSignal=SIGTERM$/m);
