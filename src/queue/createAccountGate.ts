@@ -1,7 +1,7 @@
 import type { Job, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
-import type { SyncContext } from '../sync/types.js';
+import type { SyncContext } from '../sync/frame/types.js';
 import { AccountGate } from './accountGate.js';
 import type { QueueName } from './jobTypes.js';
 

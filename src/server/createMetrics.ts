@@ -1,8 +1,8 @@
 import type { JobState } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResponseInfo } from '../api/transport.js';
-import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
-import type { ItemCounts, RunSummary } from '../sync/types.js';
+import { PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
+import type { ItemCounts, RunSummary } from '../sync/frame/types.js';
 import { routeTemplate } from './routeTemplate.js';
 import type { StoreMetricsReader } from './storeMetricsReader.js';
 
@@ -223,6 +223,18 @@ function registerStoreGauges(registry: Registry, store: StoreMetricsReader, now:
     collect: guarded(() => {
       const at = store.oldestParkedAt();
       oldest.set(at ? Math.max(0, (now() - at.getTime()) / 1000) : 0);
+    }),
+  });
+  const readAge = new Gauge({
+    name: 'erp_sync_erp_read_age_seconds',
+    help: 'Seconds since the pipeline last committed an ERP read (full or incremental, every item acknowledged); absent before the first',
+    labelNames: ['pipeline'] as const,
+    registers: [registry],
+    collect: guarded(() => {
+      const committed = store.erpReadsCommittedAt();
+      readAge.reset();
+      for (const [pipeline, at] of committed)
+        readAge.set({ pipeline }, Math.max(0, (now() - at.getTime()) / 1000));
     }),
   });
 }
