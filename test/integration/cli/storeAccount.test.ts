@@ -65,6 +65,7 @@ describe('one store, one account', () => {
         const result = await runCli([...args, '-c', configFile], env(first, 'secondary'));
         expect({ args, code: result.code }).toEqual({ args, code: 65 });
         expect(result.stderr).toContain('not to the account "Second Shop SRL" (company 2)');
+        expect(result.stderr).not.toMatch(STACK_TRACE);
       }
       expect(writes(first)).toBe(0);
 

@@ -29,6 +29,9 @@ function makeRoot(options: { withExecutable: boolean }): string {
     mkdirSync(join(root, 'usr/local/bin'), { recursive: true });
     writeFileSync(join(root, 'usr/local/bin/erp-sync'), '#!/bin/sh\nexit 0\n');
     chmodSync(join(root, 'usr/local/bin/erp-sync'), 0o755);
+    // ExecReload's kill(1), which every host has
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    cpSync('/bin/kill', join(root, 'bin/kill'));
   }
   return root;
 }
