@@ -167,6 +167,12 @@ export const configSchema = z.strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .default({ level: 'info' }),
+  /** OpenTelemetry traces: off unless env OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */
+  tracing: z
+    .strictObject({
+      otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .default({}),
   ...daemonConfigShape,
 });
 
@@ -207,6 +213,7 @@ const ENV_KEYS: {
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
   { env: 'TRYTON_PASSWORD', path: ['erp', 'password'], when: (raw) => erpType(raw) === 'tryton' },
   { env: 'REDIS_URL', path: ['redis', 'url'] },
+  { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: ['tracing', 'otlpEndpoint'] },
 ];
 
 function erpType(raw: Record<string, unknown>): unknown {

@@ -1,4 +1,5 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { traceLogFields } from './tracing/activeTracing.js';
 
 export type { Logger } from 'pino';
 
@@ -37,6 +38,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { app: 'erp-sync' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // With OpenTelemetry on, each line logged within a traced run carries its trace_id and span_id.
+      mixin: traceLogFields,
     },
     options.pretty
       ? readableLines(options.destination ?? process.stderr)
@@ -52,7 +55,17 @@ const LEVEL_NAMES: Record<number, string> = {
   50: 'error',
   60: 'fatal',
 };
-const NOT_SHOWN = new Set(['level', 'time', 'app', 'msg', 'pid', 'hostname', 'module']);
+const NOT_SHOWN = new Set([
+  'level',
+  'time',
+  'app',
+  'msg',
+  'pid',
+  'hostname',
+  'module',
+  'trace_id',
+  'span_id',
+]);
 
 /** A destination that rewrites each JSON line (already redacted) as one readable line. */
 function readableLines(target: { write(text: string): unknown }): DestinationStream {

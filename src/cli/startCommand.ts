@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
+import { startTracing } from '../tracing/startTracing.js';
 import { openDaemon } from './openDaemon.js';
 
 /**
@@ -11,6 +12,8 @@ import { openDaemon } from './openDaemon.js';
 export async function startDaemon(configFile: string | undefined): Promise<void> {
   const config = loadConfig({ file: configFile });
   const logger = createLogger({ level: config.log.level });
+  // Before the daemon: its queues and workers take BullMQ's telemetry option when they are made.
+  const stopTracing = await startTracing(config, logger);
   const daemon = await openDaemon(config, logger);
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals): void => {
@@ -21,6 +24,7 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
       } catch (error) {
         logger.error({ err: error }, 'error while shutting down');
       }
+      await stopTracing().catch(() => undefined);
       logger.info('stopped');
       process.exit(0);
     })();
