@@ -6,7 +6,7 @@ import { storeMetricsReader } from '../server/storeMetricsReader.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runPipeline } from '../sync/runPipeline.js';
 import { consoleSources } from './consoleSources.js';
-import type { RunSummary } from '../sync/types.js';
+import type { RunSummary } from '../sync/frame/types.js';
 
 /** The daemon with its ops server listening: `start()` connects to Redis and runs the workers and schedules. */
 export interface OpenDaemon {

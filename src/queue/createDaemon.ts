@@ -3,7 +3,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
-import type { ItemCounts, RunSummary, SyncContext } from '../sync/types.js';
+import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES } from './flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';

@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
-import type { BatchOutcome, PushBatch } from '../sync/pushBatch.js';
-import { pushBatch } from '../sync/pushBatch.js';
-import { bindRun } from '../sync/runInFrame.js';
+import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
+import { pushBatch } from '../sync/push/pushBatch.js';
+import { bindRun } from '../sync/frame/runInFrame.js';
 import { enterFlowLease } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
-import { failureOfError, failureOfRun } from './runFailure.js';
+import { failureOfError, failureOfRun } from './jobFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { PushPayload, QueueName } from './jobTypes.js';
 

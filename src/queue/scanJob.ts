@@ -1,14 +1,14 @@
 import { WaitingChildrenError, type Job } from 'bullmq';
 import { asReadReceipt } from '../erp/ErpRead.js';
-import { commitErpRead } from '../sync/erpReadCommit.js';
-import { scanPush } from '../sync/scanPush.js';
-import type { ProgressEvent, RunSummary } from '../sync/types.js';
+import { commitErpRead } from '../sync/push/erpReadCommit.js';
+import { scanPush } from '../sync/push/scanPush.js';
+import type { ProgressEvent, RunSummary } from '../sync/frame/types.js';
 import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease, releaseLostFlow } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.js';
 import type { PushResult } from './pushJob.js';
-import { failureOfSummary } from './runFailure.js';
+import { failureOfSummary } from './jobFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
 import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
 import { inSpan } from '../tracing/activeTracing.js';

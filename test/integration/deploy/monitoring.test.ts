@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/server/createMetrics.js';
 import { storeMetricsReader } from '../../../src/server/storeMetricsReader.js';
 import { openStore, type Store } from '../../../src/store/Store.js';
-import { emptySummary } from '../../../src/sync/summary.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
 import { exposedMetricNames, promqlMetricNames } from '../../support/promqlMetricNames.js';
 
