@@ -53,6 +53,7 @@ export async function openDaemon(
     onPausedChange: (paused) => live.setPaused(paused),
     onJobFailure: (queue, code) => live.recordJobFailure(queue, code),
     onImportsHeldChange: (held) => live.setImportsHeld(held),
+    onFlowStuck: (pipeline) => live.recordFlowStuck(pipeline),
     onWatchState: (state) => live.setErpWatching(state.watching),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;

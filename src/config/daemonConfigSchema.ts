@@ -99,6 +99,11 @@ export const queueSchema = z
       .min(0)
       .default(7 * 86_400),
     keepFailed: z.number().int().min(0).default(5000),
+    /**
+     * Upper bound in seconds on how long a push flow may hold its pipeline; null: the limit derived
+     * from its batch count and the timeouts (src/queue/flowLimit.ts) alone.
+     */
+    flowLimitSeconds: z.number().positive().nullable().default(null),
   })
   .default({
     rateLimit: null,
@@ -109,6 +114,7 @@ export const queueSchema = z
     keepCompleted: 1000,
     keepFailedSeconds: 7 * 86_400,
     keepFailed: 5000,
+    flowLimitSeconds: null,
   });
 
 export const daemonConfigShape = {

@@ -42,7 +42,7 @@ export const healDriftQueued =
           trigger: 'audit',
           requestedAt: new Date().toISOString(),
           step: 'scanned',
-          scan: { summary, receipt: null, batches: parts.length },
+          scan: { summary, receipt: null, batches: parts.length, scannedAt: Date.now() },
         };
         const children: FlowJob[] = parts.map((items) => {
           const data: PushPayload = {

@@ -39,6 +39,7 @@ export function defineScanJob(
         let scanOwner = '';
         let batches = 0;
         let receipt: string | null = null;
+        let scannedAt = 0;
         // Batches of an earlier attempt of this job carry older values: none may go out beside this scan's.
         const earlier = await settleEarlierAttempt(job, {
           signal: stop,
@@ -69,6 +70,7 @@ export function defineScanJob(
             },
             (scan) => {
               receipt = scan.receipt;
+              scannedAt = Date.now();
               if (batches > 0) {
                 const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
                 handLeaseToFlow(store, pipeline, owner, ttlMs);
@@ -89,7 +91,7 @@ export function defineScanJob(
         const scanned: ScanPayload = {
           ...data,
           step: 'scanned',
-          scan: { summary, receipt, batches, earlierBatches },
+          scan: { summary, receipt, batches, scannedAt, earlierBatches },
         };
         await job.updateData(scanned);
       }
@@ -114,6 +116,12 @@ async function finishFlow(
     await job.getIgnoredChildrenFailures(),
   );
   releaseFlowLease(runtime.ctx.store, job.data.pipeline, owner);
+  if (job.data.stuck !== undefined) {
+    // Failed by a daemon for holding the pipeline too long: its lease is gone, its read not committed.
+    summary.error = { code: 'flow_stuck', kind: 'permanent', message: job.data.stuck };
+    runtime.recordRun(summary);
+    return handleFailure(failureOfSummary(summary)!, 'runs', runtime);
+  }
   // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
   if (!summary.error && scan.receipt !== null)
     await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));
