@@ -1,9 +1,10 @@
 import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { ApiConfig, Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
 import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
+import { createAccountGate } from './createAccountGate.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES } from './flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
@@ -53,6 +54,8 @@ export interface Daemon {
   /** Connects to Redis (waiting while it is away), adopts a recorded pause, starts workers and schedules. */
   start(): Promise<void>;
   readiness(): Promise<Readiness>;
+  /** The configuration was read again (SIGHUP): new API credentials are checked, then used. */
+  reload(api: ApiConfig): Promise<void>;
   schedules(): Schedules | null;
   /** Stops the schedules, lets running jobs finish within shutdownGraceSeconds, closes Redis. */
   close(): Promise<void>;
@@ -98,6 +101,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger: log,
     onChange: (paused) => options.onPausedChange?.(paused),
   });
+
+  const gate = createAccountGate(config, log, options.ctx, workers);
 
   const importHold = new ImportHold({
     holdMs: config.queue.probeSeconds * 1000,
@@ -171,6 +176,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   return {
     queues,
     async start() {
+      await gate.start();
       const warn = setInterval(
         () => log.warn({ redis: redactRedisUrl(config.redis.url) }, 'waiting for Redis'),
         10_000,
@@ -181,7 +187,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         clearInterval(warn);
       }
       await pause.adopt();
-      const worker = new Worker('runs', processRuns, {
+      const worker = new Worker('runs', gate.guard(processRuns), {
         connection: workerConnection,
         prefix,
         concurrency: RUNS_CONCURRENCY,
@@ -189,7 +195,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         ...queueTelemetry(),
       });
       const rateLimit = config.queue.rateLimit;
-      const pushWorker = new Worker('pushes', processPushes, {
+      const pushWorker = new Worker('pushes', gate.guard(processPushes), {
         connection: workerConnection,
         prefix,
         concurrency: config.sync.concurrency,
@@ -199,7 +205,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
           ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
           : {}),
       });
-      const importWorker = new Worker('imports', processImports, {
+      const importWorker = new Worker('imports', gate.guard(processImports), {
         connection: workerConnection,
         prefix,
         concurrency: config.orders.concurrency,
@@ -225,6 +231,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       workers.set('runs', worker);
       workers.set('pushes', pushWorker);
       workers.set('imports', importWorker);
+      gate.workersStarted();
       for (const w of [worker, pushWorker, importWorker]) {
         errors.worker(w);
         w.on('failed', (job, error) => {
@@ -256,12 +263,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
       // A pause recorded in Redis by another replica counts too.
       const paused = pause.paused ?? (await readPauseState(producer, prefix).catch(() => null));
       const reasons = paused ? [`paused: ${paused.reason}`] : [];
+      const account = gate.reason();
+      if (account) reasons.push(account);
       const held = importHold.reason();
       if (held) reasons.push(held);
       return { ready: reasons.length === 0, reasons };
     },
     schedules: () => schedules,
+    reload: (api) => gate.reload(api),
     async close() {
+      gate.close();
       await watch?.stop();
       await schedules?.stop();
       pause.close();
