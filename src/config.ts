@@ -159,6 +159,12 @@ export const configSchema = z.strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .default({ level: 'info' }),
+  /** OpenTelemetry traces: off unless env OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */
+  tracing: z
+    .strictObject({
+      otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .default({}),
   ...daemonConfigShape,
 });
 
@@ -198,6 +204,7 @@ const ENV_KEYS: EnvKey[] = [
   { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
   { env: 'REDIS_URL', path: ['redis', 'url'] },
+  { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: ['tracing', 'otlpEndpoint'] },
 ];
 
 /** The adapter the raw configuration names (`erp.type`): its rules apply, no other adapter's. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createLogger, type Logger } from '../logger.js';
+import { startTracing } from '../tracing/startTracing.js';
 import { openDaemon, type OpenDaemon } from './openDaemon.js';
 
 /**
@@ -13,6 +14,8 @@ import { openDaemon, type OpenDaemon } from './openDaemon.js';
 export async function startDaemon(configFile: string | undefined): Promise<void> {
   const config = loadConfig({ file: configFile });
   const logger = createLogger({ level: config.log.level });
+  // Before the daemon: its queues and workers take BullMQ's telemetry option when they are made.
+  const stopTracing = await startTracing(config, logger);
   const daemon = await openDaemon(config, logger);
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals): void => {
@@ -23,6 +26,7 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
       } catch (error) {
         logger.error({ err: error }, 'error while shutting down');
       }
+      await stopTracing().catch(() => undefined);
       logger.info('stopped');
       process.exit(0);
     })();

@@ -22,6 +22,7 @@ import { reportQueueErrors } from './reportQueueErrors.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
 import { startErpWatch } from './startErpWatch.js';
 import { failStuckFlow, flowAlive, inspectFlow } from './stuckFlow.js';
+import { inSpan, queueTelemetry } from '../tracing/activeTracing.js';
 
 export interface Readiness {
   ready: boolean;
@@ -76,9 +77,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
   errors.connection('worker', workerConnection);
 
   const jobOptions = defaultJobOptions(config.queue);
-  const runs = new Queue('runs', { connection: producer, prefix, defaultJobOptions: jobOptions });
-  const pushes = new Queue('pushes', { connection: producer, prefix, defaultJobOptions: jobOptions });
-  const imports = new Queue('imports', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const queueOptions = { connection: producer, prefix, defaultJobOptions: jobOptions, ...queueTelemetry() };
+  const runs = new Queue('runs', queueOptions);
+  const pushes = new Queue('pushes', queueOptions);
+  const imports = new Queue('imports', queueOptions);
   const queues: Queue[] = [runs, pushes, imports];
   for (const queue of queues) errors.queue(queue);
 
@@ -148,7 +150,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const processRuns = async (job: Job<RunPayload>, token?: string, signal?: AbortSignal) => {
     const kind = runJobByName(job.name);
     if (!kind) throw new Error(`unknown job ${job.name} on the runs queue`);
-    return kind.process(job, runtime, signal, token);
+    return inSpan(`run ${kind.pipeline}`, spanAttributes(job, kind.pipeline), () =>
+      kind.process(job, runtime, signal, token),
+    );
   };
   const processImports = async (job: Job<ImportPayload>) => {
     if (job.name !== orderImportJob.name) throw new Error(`unknown job ${job.name} on the imports queue`);
@@ -157,11 +161,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const processPushes = async (job: Job<PushPayload>, _token?: string, signal?: AbortSignal) => {
     if (!(pushJob.names as readonly string[]).includes(job.name))
       throw new Error(`unknown job ${job.name} on the pushes queue`);
-    return pushJob.process(job, runtime, signal);
+    return inSpan(`push ${job.data.batch.pipeline}`, spanAttributes(job, job.data.batch.pipeline), () =>
+      pushJob.process(job, runtime, signal),
+    );
   };
 
   const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start' | 'watch'): Promise<void> => {
-    await enqueueRun(runs, pipeline, { trigger: reason });
+    // The root of the run's trace: BullMQ carries it to the job, the job to its push jobs.
+    await inSpan(`trigger ${pipeline}`, { 'erp_sync.pipeline': pipeline, 'erp_sync.trigger': reason }, () =>
+      enqueueRun(runs, pipeline, { trigger: reason }),
+    );
   };
 
   return {
@@ -183,6 +192,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         prefix,
         concurrency: RUNS_CONCURRENCY,
         ...WORKER_TIMING,
+        ...queueTelemetry(),
       });
       const rateLimit = config.queue.rateLimit;
       const pushWorker = new Worker('pushes', gate.guard(processPushes), {
@@ -190,6 +200,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         prefix,
         concurrency: config.sync.concurrency,
         ...WORKER_TIMING,
+        ...queueTelemetry(),
         ...(rateLimit
           ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
           : {}),
@@ -199,6 +210,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         prefix,
         concurrency: config.orders.concurrency,
         ...WORKER_TIMING,
+        ...queueTelemetry(),
         ...(rateLimit
           ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
           : {}),
@@ -298,4 +310,14 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a job's span says of it: no payload, only names and the attempt. */
+function spanAttributes(job: Job, pipeline: PipelineName): Record<string, string | number> {
+  return {
+    'erp_sync.pipeline': pipeline,
+    'messaging.message.id': job.id ?? '',
+    'erp_sync.job': job.name,
+    'erp_sync.attempt': job.attemptsMade + 1,
+  };
 }
