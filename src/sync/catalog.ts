@@ -1,28 +1,23 @@
 import type { ApiProduct } from '../api/schemas.js';
 import { ErpSyncError } from '../domain/errors.js';
 import { itemKeyString, type Reject } from '../domain/records.js';
-import type { FingerprintPipeline, ProductLink } from '../store/index.js';
+import type { ProductLink } from '../store/index.js';
 import { batches } from './batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
-import {
-  isInFlightFingerprint,
-  isRefusedFingerprint,
-  pricesMatch,
-  stockMatches,
-  type PriceValues,
-} from './fingerprint.js';
+import { isInFlightFingerprint, isRefusedFingerprint } from './fingerprint.js';
+import { inStep } from './inStep.js';
 import { productFieldsChangedOnPlatform } from './productEcho.js';
+import type { PlatformValues } from './pushKind.js';
+import { perPushPipeline, PUSH_PIPELINES } from './pushKinds.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 export const CATALOG_CURSOR = 'catalog.products';
 
 /** One product or variant as the platform reports it, in the terms the fingerprints use. */
-export interface PlatformItem {
+export interface PlatformItem extends PlatformValues {
   key: string;
   link: ProductLink;
-  stock: number | null | undefined;
-  prices: Partial<Record<keyof PriceValues, number | null>>;
 }
 
 export function platformItems(product: ApiProduct): PlatformItem[] {
@@ -136,14 +131,11 @@ function handlePage(
 
   const items = fresh.flatMap(platformItems);
   const keys = items.map((item) => item.key);
-  const appeared: Record<FingerprintPipeline, string[]> = { stock: [], prices: [] };
-  const changed: Record<FingerprintPipeline, string[]> = { stock: [], prices: [] };
-  const fingerprints = {
-    stock: store.fingerprints.getMany('stock', keys),
-    prices: store.fingerprints.getMany('prices', keys),
-  };
+  const appeared = perPushPipeline((): string[] => []);
+  const changed = perPushPipeline((): string[] => []);
+  const fingerprints = perPushPipeline((pipeline) => store.fingerprints.getMany(pipeline, keys));
   for (const item of items) {
-    for (const pipeline of ['stock', 'prices'] as const) {
+    for (const pipeline of PUSH_PIPELINES) {
       const fingerprint = fingerprints[pipeline].get(item.key);
       if (!fingerprint) continue;
       if (fingerprint.missing) appeared[pipeline].push(item.key);
@@ -156,10 +148,7 @@ function handlePage(
         isInFlightFingerprint(fingerprint.hash)
       )
         continue;
-      else if (pipeline === 'stock') {
-        if (item.stock !== undefined && !stockMatches(fingerprint.hash, item.stock))
-          changed.stock.push(item.key);
-      } else if (!pricesMatch(fingerprint.hash, item.prices)) changed.prices.push(item.key);
+      else if (!inStep(pipeline, fingerprint.hash, item)) changed[pipeline].push(item.key);
     }
   }
   // Product master data written by the products pipeline: echo, or changed on the platform.
@@ -168,12 +157,14 @@ function handlePage(
   if (!options.dryRun) summary.applied += fresh.length;
   summary.extra.links! += items.length;
   summary.extra.changedOnPlatform! += productFields.length;
-  summary.extra.appeared! += appeared.stock.length + appeared.prices.length;
-  summary.extra.changedOnPlatform! += changed.stock.length + changed.prices.length;
+  for (const pipeline of PUSH_PIPELINES) {
+    summary.extra.appeared! += appeared[pipeline].length;
+    summary.extra.changedOnPlatform! += changed[pipeline].length;
+  }
   if (options.dryRun) return;
   store.transaction(() => {
     store.productLinks.upsertMany(items.map((item) => item.link));
-    for (const pipeline of ['stock', 'prices'] as const) {
+    for (const pipeline of PUSH_PIPELINES) {
       if (appeared[pipeline].length) {
         store.fingerprints.clearMissing(pipeline, appeared[pipeline]);
         store.rejects.resolveMany(pipeline, appeared[pipeline]);

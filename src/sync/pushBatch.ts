@@ -6,6 +6,8 @@ import { isErpSyncError } from '../domain/errors.js';
 import { itemKeyString, type ItemKey, type RecordSource, type Reject } from '../domain/records.js';
 import type { FingerprintEntry, FingerprintPipeline } from '../store/index.js';
 import { inFlightFingerprint, refusedFingerprint } from './fingerprint.js';
+import type { PushWire } from './pushKind.js';
+import { PUSH_KINDS } from './pushKinds.js';
 import { LeaseLostError, type Lease } from './lease.js';
 import { classifyFailure } from './runFailure.js';
 import { reasonsByIndex, sendSplitting, type Refusal } from './splitOnRefusal.js';
@@ -73,9 +75,8 @@ export function bulkSender(
   pipeline: FingerprintPipeline,
   client: ApiClient,
 ): (wires: unknown[]) => Promise<BulkResult> {
-  return pipeline === 'stock'
-    ? (wires) => client.products.bulkStock(wires as BulkStockItem[])
-    : (wires) => client.products.bulkPrices(wires as BulkPriceItem[]);
+  const kind = PUSH_KINDS[pipeline];
+  return (wires) => kind.send(client, wires as PushWire[]);
 }
 
 /** Errors that end the run instead of leaving one batch unconfirmed. */

@@ -1,10 +1,9 @@
 import type { FingerprintPipeline } from '../store/index.js';
-import { pricesPushSpec } from './prices.js';
 import type { PushBatch } from './pushBatch.js';
+import { pushSpecOf } from './pushSpecs.js';
 import { scanPushBatches } from './pushPipeline.js';
 import { closePushScan, type PushScan } from './pushScan.js';
 import { runInFrame } from './runInFrame.js';
-import { stockPushSpec } from './stock.js';
 import type { RunOptions, RunSummary, SyncContext } from './types.js';
 
 /**
@@ -23,10 +22,7 @@ export function scanPush(
   onScanned?: (scan: PushScan) => void | Promise<void>,
 ): Promise<RunSummary> {
   return runInFrame(name, ctx, options, async (run) => {
-    const scan =
-      name === 'stock'
-        ? await scanPushBatches(run, stockPushSpec(run.ctx), onBatch)
-        : await scanPushBatches(run, pricesPushSpec(run.ctx), onBatch);
+    const scan = await scanPushBatches(run, pushSpecOf(name, run.ctx), onBatch);
     // Rejects of keys this complete scan did not meet are over (pushed keys were settled in the diff).
     closePushScan(run.ctx, scan, run.summary);
     await onScanned?.(scan);
