@@ -4,10 +4,9 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES, PRODUCT_OWNABLE_FIELDS } from './domain/limits.js';
-import { fileConfigSchema } from './erp/file/fileConfigSchema.js';
-import { trytonConfigSchema } from './erp/tryton/trytonConfigSchema.js';
-import { checkedSqlErpConfigSchema } from './erp/sql/sqlConfigSchema.js';
-import { daemonConfigShape } from './queue/daemonConfigSchema.js';
+import { daemonConfigShape } from './config/daemonConfigSchema.js';
+import { erpConfigSchema, erpConfigSliceOf } from './erp/ErpConfig.js';
+import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
 
 /**
  * The one place that reads the configuration file and process.env. Everything else receives
@@ -53,13 +52,6 @@ const apiSchema = z.strictObject({
   retries: z.number().int().min(0).max(20).default(5),
   deadlineMs: z.number().int().positive().default(120_000),
 });
-
-/** One schema per ERP adapter, each owned by its adapter (src/erp/<kind>/<kind>ConfigSchema.ts). */
-const erpSchema = z.discriminatedUnion('type', [
-  fileConfigSchema,
-  checkedSqlErpConfigSchema,
-  trytonConfigSchema,
-]);
 
 const safetyRuleSchema = z.strictObject({
   pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
@@ -155,7 +147,7 @@ const productsSchema = z
 
 export const configSchema = z.strictObject({
   api: apiSchema,
-  erp: erpSchema,
+  erp: erpConfigSchema,
   store: z
     .strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) })
     .default({ path: DEFAULT_STORE_PATH }),
@@ -172,7 +164,6 @@ export const configSchema = z.strictObject({
 
 export type Config = z.infer<typeof configSchema>;
 export type ApiConfig = Config['api'];
-export type ErpConfig = Config['erp'];
 export type SyncConfig = Config['sync'];
 export type OrdersConfig = Config['orders'];
 export type ProductsConfig = Config['products'];
@@ -194,38 +185,46 @@ export interface LoadConfigOptions {
   overrides?: Record<string, unknown>;
 }
 
-const ENV_KEYS: {
+interface EnvKey {
   env: string;
   path: string[];
-  parse?: (value: string) => unknown;
-  /** Only for configurations this holds for (a key another `erp.type` does not have). */
-  when?: (raw: Record<string, unknown>) => boolean;
-}[] = [
+  /** An empty value counts too (otherwise an empty variable is taken as unset). */
+  emptyCounts?: boolean;
+}
+
+const ENV_KEYS: EnvKey[] = [
   { env: 'CMS_BASE_URL', path: ['api', 'baseUrl'] },
   { env: 'CMS_API_KEY', path: ['api', 'apiKey'] },
   { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
-  { env: 'TRYTON_PASSWORD', path: ['erp', 'password'], when: (raw) => erpType(raw) === 'tryton' },
   { env: 'REDIS_URL', path: ['redis', 'url'] },
 ];
 
-function erpType(raw: Record<string, unknown>): unknown {
-  return isPlainObject(raw.erp) ? raw.erp.type : undefined;
+/** The adapter the raw configuration names (`erp.type`): its rules apply, no other adapter's. */
+function chosenSlice(raw: unknown): ErpConfigSlice | undefined {
+  return isPlainObject(raw) && isPlainObject(raw.erp) ? erpConfigSliceOf(raw.erp.type) : undefined;
+}
+
+/** Ours, then the chosen adapter's (TRYTON_PASSWORD only with `erp.type: tryton`, ...). */
+function envKeysOf(slice: ErpConfigSlice | undefined): EnvKey[] {
+  const erp = (slice?.env ?? []).map(({ name, path, emptyCounts }) => ({
+    env: name,
+    path: ['erp', ...path],
+    emptyCounts,
+  }));
+  return [...ENV_KEYS, ...erp];
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const file = options.file ?? env.ERP_SYNC_CONFIG;
-  const raw: Record<string, unknown> = file ? resolvePaths(readYamlFile(file), dirname(resolve(file))) : {};
-  refusePasswordInFile(raw, file);
-  for (const { env: name, path, parse, when } of ENV_KEYS) {
+  const fromFile = file ? readYamlFile(file) : {};
+  const slice = chosenSlice(fromFile);
+  const raw: Record<string, unknown> = file ? resolvePaths(fromFile, dirname(resolve(file)), slice) : {};
+  refuseSecretsInFile(raw, slice, file);
+  for (const { env: name, path, emptyCounts } of envKeysOf(slice)) {
     const value = env[name];
-    if (when && !when(raw)) continue;
-    if (value !== undefined && value !== '') setPath(raw, path, parse ? parse(value) : value);
-  }
-  const erp = raw.erp;
-  if (isPlainObject(erp) && erp.type === 'sql' && env.ERP_DB_PASSWORD !== undefined) {
-    setPath(raw, ['erp', 'connection', 'password'], env.ERP_DB_PASSWORD);
+    if (value !== undefined && (value !== '' || emptyCounts)) setPath(raw, path, value);
   }
   const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
   return parseConfig(merged, file);
@@ -242,7 +241,7 @@ export function parseConfig(raw: unknown, origin?: string): Config {
       return issue.keys.map((name) => `${[...issue.path, name].join('.')}: unknown key`);
     }
     const key = issue.path.join('.') || '(root)';
-    const hint = envHint(issue.path.map(String));
+    const hint = envHint(issue.path.map(String), chosenSlice(input));
     const reason = /received undefined$/.test(issue.message) ? 'is required' : issue.message;
     return `${key}: ${reason}${hint}`;
   });
@@ -250,29 +249,25 @@ export function parseConfig(raw: unknown, origin?: string): Config {
   throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
 }
 
-/** The file's paths (and the default store path), relative ones taken from the file's folder. */
-const PATH_KEYS: string[][] = [
-  ['store', 'path'],
-  ['erp', 'path'],
-  ['erp', 'outbox', 'ordersDir'],
-  ['erp', 'outbox', 'updatesDir'],
-  ['erp', 'outbox', 'resultsDir'],
-  ['erp', 'connection', 'filename'],
-];
 /**
  * A configuration file names its folders relative to itself, so that `check` or `run-once` started
  * from another directory uses the same store and drop folder (paths from the environment stay
- * relative to the current directory, as a shell user expects).
+ * relative to the current directory, as a shell user expects). The store's path, and the paths
+ * the chosen adapter names (its slice's `paths`).
  */
-function resolvePaths(raw: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+function resolvePaths(
+  raw: Record<string, unknown>,
+  baseDir: string,
+  slice: ErpConfigSlice | undefined,
+): Record<string, unknown> {
   const out = structuredClone(raw);
   const store = isPlainObject(out.store) ? out.store : undefined;
   if (out.store === undefined || (store && store.path === undefined)) {
     setPath(out, ['store', 'path'], DEFAULT_STORE_PATH);
   }
-  for (const path of PATH_KEYS) {
-    let node: unknown = out;
-    for (const key of path.slice(0, -1)) node = isPlainObject(node) ? node[key] : undefined;
+  const paths = [['store', 'path'], ...(slice?.paths ?? []).map((path) => ['erp', ...path])];
+  for (const path of paths) {
+    const node = getPath(out, path.slice(0, -1));
     const last = path[path.length - 1]!;
     if (!isPlainObject(node)) continue;
     const value = node[last];
@@ -282,17 +277,28 @@ function resolvePaths(raw: Record<string, unknown>, baseDir: string): Record<str
   return out;
 }
 
-/** A database password belongs in the environment (ERP_DB_PASSWORD), never in a file that is copied around. */
-function refusePasswordInFile(raw: Record<string, unknown>, file: string | undefined): void {
-  const erp = raw.erp;
-  if (!isPlainObject(erp) || !isPlainObject(erp.connection) || erp.connection.password === undefined) return;
-  const issue =
-    'erp.connection.password: set the database password with env ERP_DB_PASSWORD, not in the file';
-  throw new ConfigError(`invalid configuration${file ? ` in ${file}` : ''}:\n  - ${issue}`, [issue]);
+/** A secret the adapter takes from the environment only is refused in a file that is copied around. */
+function refuseSecretsInFile(
+  raw: Record<string, unknown>,
+  slice: ErpConfigSlice | undefined,
+  file: string | undefined,
+): void {
+  const issues = (slice?.secrets ?? [])
+    .filter((secret) => secret.envOnly && getPath(raw, ['erp', ...secret.path]) !== undefined)
+    .map((secret) => {
+      const key = ['erp', ...secret.path].join('.');
+      const env = slice?.env.find((e) => e.path.join('.') === secret.path.join('.'));
+      return `${key}: set it with env ${env?.name ?? '(none)'}, not in the file`;
+    });
+  if (issues.length === 0) return;
+  throw new ConfigError(
+    `invalid configuration${file ? ` in ${file}` : ''}:\n  - ${issues.join('\n  - ')}`,
+    issues,
+  );
 }
 
-function envHint(path: string[]): string {
-  const match = ENV_KEYS.find((k) => k.path.join('.') === path.join('.'));
+function envHint(path: string[], slice: ErpConfigSlice | undefined): string {
+  const match = envKeysOf(slice).find((k) => k.path.join('.') === path.join('.'));
   return match ? ` (set it in the file or with env ${match.env})` : '';
 }
 
@@ -316,6 +322,12 @@ function readYamlFile(file: string): Record<string, unknown> {
     throw new ConfigError(`configuration file ${file} must hold a mapping at the top level`);
   }
   return parsed as Record<string, unknown>;
+}
+
+function getPath(target: unknown, path: readonly string[]): unknown {
+  let node = target;
+  for (const key of path) node = isPlainObject(node) ? node[key] : undefined;
+  return node;
 }
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {

@@ -1,14 +1,10 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
+import { SECRET_CONFIG_PATHS } from './config/secretPaths.js';
 
 export type { Logger } from 'pino';
 
-/** Paths pino blanks out wherever they appear; the API key and passwords never reach a log line. */
-export const REDACTED_PATHS = [
-  'apiKey',
-  '*.apiKey',
-  'api.apiKey',
-  'password',
-  '*.password',
+/** Secrets of the transport, whatever the configuration says: the headers that carry the key. */
+const TRANSPORT_SECRETS = [
   'headers.authorization',
   'headers["x-api-key"]',
   '*.headers.authorization',
@@ -16,6 +12,21 @@ export const REDACTED_PATHS = [
   'authorization',
   'connectionString',
   '*.connectionString',
+];
+
+/**
+ * Paths pino blanks out wherever they appear; the API key and passwords never reach a log line.
+ * Each configuration secret (SECRET_CONFIG_PATHS) under its whole path (at the top or one level
+ * down) and, logged on its own or one level down, under its key name.
+ */
+export const REDACTED_PATHS = [
+  ...new Set([
+    ...SECRET_CONFIG_PATHS.flatMap((path) => {
+      const key = path[path.length - 1]!;
+      return [path.join('.'), `*.${path.join('.')}`, key, `*.${key}`];
+    }),
+    ...TRANSPORT_SECRETS,
+  ]),
 ];
 
 export interface LoggerOptions {

@@ -1,7 +1,7 @@
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
 import { verifyStoreAccount } from '../sync/storeAccount.js';
-import type { SyncContext } from '../sync/types.js';
+import type { SyncContext } from '../sync/frame/types.js';
 import { EXIT_OTHER_ACCOUNT } from './exitCodes.js';
 
 /**

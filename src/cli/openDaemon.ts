@@ -6,7 +6,7 @@ import { storeMetricsReader } from '../server/storeMetricsReader.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runPipeline } from '../sync/runPipeline.js';
 import { consoleSources } from './consoleSources.js';
-import type { RunSummary } from '../sync/types.js';
+import type { RunSummary } from '../sync/frame/types.js';
 
 /** The daemon with its ops server listening: `start()` connects to Redis and runs the workers and schedules. */
 export interface OpenDaemon {
@@ -53,6 +53,7 @@ export async function openDaemon(
     onPausedChange: (paused) => live.setPaused(paused),
     onJobFailure: (queue, code) => live.recordJobFailure(queue, code),
     onImportsHeldChange: (held) => live.setImportsHeld(held),
+    onFlowStuck: (pipeline) => live.recordFlowStuck(pipeline),
     onWatchState: (state) => live.setErpWatching(state.watching),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;

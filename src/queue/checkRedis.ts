@@ -1,4 +1,4 @@
-import type { RedisConfig } from './daemonConfigSchema.js';
+import type { RedisConfig } from '../config/daemonConfigSchema.js';
 import { openRedis, redactRedisUrl } from './redisConnection.js';
 
 export const MIN_REDIS_VERSION = [6, 2] as const;

@@ -3,10 +3,11 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
-import type { ItemCounts, RunSummary, SyncContext } from '../sync/types.js';
+import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES } from './flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
+import { flowLimitMs } from './flowLimit.js';
 import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
 import { runJobByName } from './jobKinds.js';
 import type { JobRuntime } from './jobRuntime.js';
@@ -19,6 +20,7 @@ import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConn
 import { reportQueueErrors } from './reportQueueErrors.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
 import { startErpWatch } from './startErpWatch.js';
+import { failStuckFlow, flowAlive, inspectFlow } from './stuckFlow.js';
 
 export interface Readiness {
   ready: boolean;
@@ -39,6 +41,8 @@ export interface DaemonOptions {
   onJobFailure?: (queue: QueueName, code: string) => void;
   /** Order imports held (the ERP failed them in a row) or going again. */
   onImportsHeldChange?: (held: boolean) => void;
+  /** A push flow held its pipeline past its limit: failed, its lease released. */
+  onFlowStuck?: (pipeline: string) => void;
   /** The ERP watch (instant triggers) started, lost its connection or resumed. */
   onWatchState?: (state: ErpWatchState) => void;
 }
@@ -119,12 +123,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         ...PUSH_CHILD_OPTIONS,
       });
     },
-    flowAlive: async (scanJobId) => {
-      const job = await runs.getJob(scanJobId);
-      return job
-        ? ['active', 'waiting-children', 'waiting', 'delayed'].includes(await job.getState())
-        : false;
-    },
+    flowAlive: (scanJobId) => flowAlive(runs, scanJobId),
     enqueueImports: async (orderIds, listed) => {
       const enqueue = async (orderId: number): Promise<void> => {
         const order = listed.get(orderId);
@@ -202,8 +201,13 @@ export function createDaemon(options: DaemonOptions): Daemon {
         store: options.ctx.store,
         pipelines: FLOW_PIPELINES,
         ttlMs: config.sync.lease.ttlSeconds * 1000,
-        pushing: async (scanJobId) =>
-          (await (await runs.getJob(scanJobId))?.getState()) === 'waiting-children',
+        inspect: (scanJobId) => inspectFlow(runs, scanJobId),
+        limitMs: (batches) => flowLimitMs(batches, config),
+        failStuck: (scanJobId, error) => failStuckFlow(runs, pushes, scanJobId, error.message),
+        onStuck: (pipeline, error) => {
+          log.warn({ pipeline, err: error.message }, 'failed a flow that held its pipeline too long');
+          options.onFlowStuck?.(pipeline);
+        },
         onError: (error) => log.warn({ err: error.message }, 'could not renew a flow lease'),
       });
       workers.set('runs', worker);

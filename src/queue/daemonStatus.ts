@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
-import { SCHEDULED_PIPELINES } from './daemonConfigSchema.js';
+import { SCHEDULED_PIPELINES } from '../config/daemonConfigSchema.js';
 import type { PipelineName } from './jobTypes.js';
 import { readPauseState, type PauseState } from './pauseController.js';
 import { openQueueClient } from './queueClient.js';

@@ -3,8 +3,8 @@ import { FlowProducer, type FlowJob } from 'bullmq';
 import type { Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { chunks } from '../store/chunks.js';
-import { healingBatches, type DriftHealer, type HealOutcome } from '../sync/healDrift.js';
-import { emptySummary } from '../sync/summary.js';
+import { healingBatches, type DriftHealer, type HealOutcome } from '../sync/push/healDrift.js';
+import { emptySummary } from '../sync/frame/summary.js';
 import { flowOwner } from './flowLease.js';
 import { defaultJobOptions } from './jobOptions.js';
 import { RUN_JOBS } from './jobKinds.js';
@@ -41,7 +41,7 @@ export const healDriftQueued =
           trigger: 'audit',
           requestedAt: new Date().toISOString(),
           step: 'scanned',
-          scan: { summary, receipt: null, batches: parts.length },
+          scan: { summary, receipt: null, batches: parts.length, scannedAt: Date.now() },
         };
         const children: FlowJob[] = parts.map((items) => {
           const data: PushPayload = {

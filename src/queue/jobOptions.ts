@@ -1,5 +1,5 @@
 import type { JobsOptions } from 'bullmq';
-import type { QueueConfig } from './daemonConfigSchema.js';
+import type { QueueConfig } from '../config/daemonConfigSchema.js';
 
 /**
  * What every job gets: attempts with exponential backoff for retryable failures, and bounded

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import type { SkuJob, SkuJobs } from '../sync/explainSku.js';
-import type { RedisConfig } from './daemonConfigSchema.js';
+import type { SkuJob, SkuJobs } from '../diagnostics/explainSku.js';
+import type { RedisConfig } from '../config/daemonConfigSchema.js';
 import type { PushPayload } from './jobTypes.js';
 import { PUSH_QUEUE } from './pushJob.js';
 import { openQueueClient, type QueueClient } from './queueClient.js';

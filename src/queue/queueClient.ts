@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { RedisConfig } from './daemonConfigSchema.js';
+import type { RedisConfig } from '../config/daemonConfigSchema.js';
 import { QUEUE_NAMES, type QueueName } from './jobTypes.js';
 import { openRedis } from './redisConnection.js';
 

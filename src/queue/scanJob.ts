@@ -1,14 +1,14 @@
 import { WaitingChildrenError, type Job } from 'bullmq';
 import { asReadReceipt } from '../erp/ErpRead.js';
-import { commitErpRead } from '../sync/erpReadCommit.js';
-import { scanPush } from '../sync/scanPush.js';
-import type { ProgressEvent, RunSummary } from '../sync/types.js';
+import { commitErpRead } from '../sync/push/erpReadCommit.js';
+import { scanPush } from '../sync/push/scanPush.js';
+import type { ProgressEvent, RunSummary } from '../sync/frame/types.js';
 import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease, releaseLostFlow } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.js';
 import type { PushResult } from './pushJob.js';
-import { failureOfSummary } from './runFailure.js';
+import { failureOfSummary } from './jobFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
 import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
 import { sumFlow } from './sumFlow.js';
@@ -38,6 +38,7 @@ export function defineScanJob(
         let scanOwner = '';
         let batches = 0;
         let receipt: string | null = null;
+        let scannedAt = 0;
         // Batches of an earlier attempt of this job carry older values: none may go out beside this scan's.
         const earlier = await settleEarlierAttempt(job, {
           signal: stop,
@@ -66,6 +67,7 @@ export function defineScanJob(
           },
           (scan) => {
             receipt = scan.receipt;
+            scannedAt = Date.now();
             if (batches > 0) {
               const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
               handLeaseToFlow(store, pipeline, owner, ttlMs);
@@ -85,7 +87,7 @@ export function defineScanJob(
         const scanned: ScanPayload = {
           ...data,
           step: 'scanned',
-          scan: { summary, receipt, batches, earlierBatches },
+          scan: { summary, receipt, batches, scannedAt, earlierBatches },
         };
         await job.updateData(scanned);
       }
@@ -110,6 +112,12 @@ async function finishFlow(
     await job.getIgnoredChildrenFailures(),
   );
   releaseFlowLease(runtime.ctx.store, job.data.pipeline, owner);
+  if (job.data.stuck !== undefined) {
+    // Failed by a daemon for holding the pipeline too long: its lease is gone, its read not committed.
+    summary.error = { code: 'flow_stuck', kind: 'permanent', message: job.data.stuck };
+    runtime.recordRun(summary);
+    return handleFailure(failureOfSummary(summary)!, 'runs', runtime);
+  }
   // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
   if (!summary.error && scan.receipt !== null)
     await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));

@@ -1,6 +1,6 @@
 import { createTask, parse, type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
-import { SCHEDULED_PIPELINES, type SchedulesConfig } from './daemonConfigSchema.js';
+import { SCHEDULED_PIPELINES, type SchedulesConfig } from '../config/daemonConfigSchema.js';
 import type { PipelineName } from './jobTypes.js';
 
 export interface Schedules {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineErpConfigSlice } from '../ErpConfigSlice.js';
 import { FIELDS, normaliseHeader } from '../mapping/fields.js';
 import { isSupportedEncoding } from './encodings.js';
 
@@ -58,3 +59,12 @@ export const fileConfigSchema = z.strictObject({
 });
 
 export type FileErpConfig = z.infer<typeof fileConfigSchema>;
+
+/** The drop folder and the outbox folders are files' paths; the file adapter has no secret. */
+export const fileConfigSlice = defineErpConfigSlice({
+  type: 'file',
+  schema: fileConfigSchema,
+  env: [],
+  paths: [['path'], ['outbox', 'ordersDir'], ['outbox', 'updatesDir'], ['outbox', 'resultsDir']],
+  secrets: [],
+});

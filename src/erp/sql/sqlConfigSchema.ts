@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineErpConfigSlice } from '../ErpConfigSlice.js';
 import { parameterProblems } from './namedParameters.js';
 
 export const SQL_CLIENTS = ['pg', 'mysql', 'mssql', 'sqlite'] as const;
@@ -245,4 +246,16 @@ export const checkedSqlErpConfigSchema = sqlErpConfigSchema.superRefine((config,
       message: `is required for client ${config.client}`,
     });
   }
+});
+
+/**
+ * A database password belongs in the environment (ERP_DB_PASSWORD), never in a file that is
+ * copied around; an empty ERP_DB_PASSWORD is a password too. SQLite's file is a path.
+ */
+export const sqlConfigSlice = defineErpConfigSlice({
+  type: 'sql',
+  schema: checkedSqlErpConfigSchema,
+  env: [{ name: 'ERP_DB_PASSWORD', path: ['connection', 'password'], emptyCounts: true }],
+  paths: [['connection', 'filename']],
+  secrets: [{ path: ['connection', 'password'], envOnly: true }],
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { defineErpConfigSlice } from '../ErpConfigSlice.js';
 
 /**
  * The Tryton adapter's slice of the configuration (`erp` with `type: tryton`). The password is
- * never written in the file: src/config.ts fills `password` from env TRYTON_PASSWORD.
+ * usually set from env TRYTON_PASSWORD (see trytonConfigSlice).
  */
 export const trytonConfigSchema = z.strictObject({
   type: z.literal('tryton'),
@@ -53,3 +54,11 @@ export const trytonConfigSchema = z.strictObject({
 });
 
 export type TrytonErpConfig = z.infer<typeof trytonConfigSchema>;
+
+export const trytonConfigSlice = defineErpConfigSlice({
+  type: 'tryton',
+  schema: trytonConfigSchema,
+  env: [{ name: 'TRYTON_PASSWORD', path: ['password'] }],
+  paths: [],
+  secrets: [{ path: ['password'] }],
+});

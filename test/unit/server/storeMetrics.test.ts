@@ -5,7 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/server/createMetrics.js';
 import { storeMetricsReader } from '../../../src/server/storeMetricsReader.js';
 import { openStore, type Store } from '../../../src/store/Store.js';
-import { emptySummary } from '../../../src/sync/summary.js';
+import { asReadReceipt } from '../../../src/erp/ErpRead.js';
+import { commitErpRead } from '../../../src/sync/push/erpReadCommit.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
+import { MemoryErpAdapter } from '../../support/MemoryErpAdapter.js';
 
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');
 
@@ -65,12 +69,26 @@ describe('store gauges at scrape time', () => {
     expect(await scrape()).toContain('erp_sync_orders_parked_oldest_age_seconds 60');
   });
 
+  it("reports the age of each pipeline's last committed ERP read, absent before the first", async () => {
+    const later = Date.now() + 90_000;
+    const metrics = createMetrics({ store: storeMetricsReader(store), now: () => later });
+    expect(await metrics.render()).not.toMatch(/^erp_sync_erp_read_age_seconds\{/m);
+    const erp = new MemoryErpAdapter();
+    await erp.open();
+    const ctx = { store, erp } as unknown as SyncContext;
+    await commitErpRead(ctx, 'stock', asReadReceipt(JSON.stringify({ kind: 'stock', upTo: 3 })));
+    const age = /^erp_sync_erp_read_age_seconds\{pipeline="stock"\} (\S+)$/m.exec(await metrics.render());
+    expect(Number(age?.[1])).toBeGreaterThan(85);
+    expect(Number(age?.[1])).toBeLessThanOrEqual(90);
+    expect(await metrics.render()).not.toContain('erp_sync_erp_read_age_seconds{pipeline="prices"}');
+  });
+
   it('fails no scrape when the store is closed: counts the error instead', async () => {
     const metrics = createMetrics({ store: storeMetricsReader(store), now: () => NOW });
     metrics.recordRun(emptySummary('stock', { full: false, dryRun: false }));
     store.close();
     const text = await metrics.render();
-    expect(text).toContain('erp_sync_store_read_errors_total 3');
+    expect(text).toContain('erp_sync_store_read_errors_total 4');
     expect(text).toContain('erp_sync_runs_total{pipeline="stock",status="ok"} 1');
   });
 

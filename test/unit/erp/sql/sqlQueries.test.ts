@@ -189,7 +189,7 @@ describe('the database password', () => {
         message = (error as Error).message;
       }
       expect(message).toMatch(
-        /erp\.connection\.password: set the database password with env ERP_DB_PASSWORD/,
+        /erp\.connection\.password: set it with env ERP_DB_PASSWORD, not in the file/,
       );
       expect(message).not.toContain('in-file-Pa55');
     } finally {

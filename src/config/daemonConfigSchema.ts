@@ -1,0 +1,131 @@
+import { validate as validateCron } from 'node-cron';
+import { z } from 'zod';
+import { PIPELINE_ORDER, type PipelineName } from '../sync/frame/pipelineNames.js';
+
+/** The daemon's part of the configuration (issue 10); src/config.ts composes it into the whole. */
+
+/** Every pipeline has a schedule. */
+export const SCHEDULED_PIPELINES = PIPELINE_ORDER;
+
+const cronOrOff = z
+  .string()
+  .trim()
+  .refine((value) => value === 'off' || (fields(value) >= 5 && fields(value) <= 6 && validateCron(value)), {
+    message: 'a cron expression with 5 fields (6 with seconds) or "off"',
+  });
+
+function fields(expression: string): number {
+  return expression.split(/\s+/).filter(Boolean).length;
+}
+
+export const DEFAULT_SCHEDULES = {
+  catalog: '*/5 * * * *',
+  products: '*/15 * * * *',
+  orders: '* * * * *',
+  stock: '* * * * *',
+  prices: '*/15 * * * *',
+  feedback: '* * * * *',
+  'erp-orders': '*/5 * * * *',
+} as const satisfies Record<PipelineName, string>;
+
+export const redisSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL')
+      .default('redis://127.0.0.1:6379'),
+    /** BullMQ key prefix, one per deployment. */
+    prefix: z
+      .string()
+      .min(1)
+      .regex(/^[^:\s]+$/, 'no ":" and no spaces')
+      .default('erp-sync'),
+  })
+  .default({ url: 'redis://127.0.0.1:6379', prefix: 'erp-sync' });
+
+export const schedulesSchema = z
+  .strictObject({
+    catalog: cronOrOff.default(DEFAULT_SCHEDULES.catalog),
+    products: cronOrOff.default(DEFAULT_SCHEDULES.products),
+    orders: cronOrOff.default(DEFAULT_SCHEDULES.orders),
+    stock: cronOrOff.default(DEFAULT_SCHEDULES.stock),
+    prices: cronOrOff.default(DEFAULT_SCHEDULES.prices),
+    feedback: cronOrOff.default(DEFAULT_SCHEDULES.feedback),
+    'erp-orders': cronOrOff.default(DEFAULT_SCHEDULES['erp-orders']),
+  })
+  .default({ ...DEFAULT_SCHEDULES });
+
+export const serverSchema = z
+  .strictObject({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(9464),
+    /** The console at `/` and Bull Board at `/queues`. */
+    dashboard: z
+      .strictObject({
+        /**
+         * Show only: Bull Board without retry/clean/remove, the console without its actions.
+         * Absent: true beyond loopback, false on a loopback host.
+         */
+        readOnly: z.boolean().optional(),
+      })
+      .default({}),
+  })
+  .default({ host: '127.0.0.1', port: 9464, dashboard: {} });
+
+/** How the queues behave; every field has a default an operator rarely changes. */
+export const queueSchema = z
+  .strictObject({
+    /**
+     * Jobs started per `perSeconds` on the API-bound queues (a push job is one bulk request, an
+     * import at most one GET), across replicas; null (the default): no job limit, the platform's
+     * 429 + Retry-After makes the queue wait, and the workers' concurrency bounds requests in flight.
+     */
+    rateLimit: z
+      .strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() })
+      .nullable()
+      .default(null),
+    /** Attempts of a job failing with a retryable error, with exponential backoff from backoffSeconds. */
+    attempts: z.number().int().min(1).max(50).default(5),
+    backoffSeconds: z.number().positive().default(2),
+    /** While paused by a refused API key: seconds between GET /account probes; while order imports are held (the ERP failed them in a row): seconds between imports that try again. */
+    probeSeconds: z.number().positive().default(180),
+    /** Completed jobs kept this long (and at most keepCompleted of them). */
+    keepCompletedSeconds: z.number().int().min(0).default(3600),
+    keepCompleted: z.number().int().min(0).default(1000),
+    /** Failed jobs kept this long (and at most keepFailed of them) for `erp-sync jobs`. */
+    keepFailedSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .default(7 * 86_400),
+    keepFailed: z.number().int().min(0).default(5000),
+    /**
+     * Upper bound in seconds on how long a push flow may hold its pipeline; null: the limit derived
+     * from its batch count and the timeouts (src/queue/flowLimit.ts) alone.
+     */
+    flowLimitSeconds: z.number().positive().nullable().default(null),
+  })
+  .default({
+    rateLimit: null,
+    attempts: 5,
+    backoffSeconds: 2,
+    probeSeconds: 180,
+    keepCompletedSeconds: 3600,
+    keepCompleted: 1000,
+    keepFailedSeconds: 7 * 86_400,
+    keepFailed: 5000,
+    flowLimitSeconds: null,
+  });
+
+export const daemonConfigShape = {
+  redis: redisSchema,
+  schedules: schedulesSchema,
+  server: serverSchema,
+  queue: queueSchema,
+  shutdownGraceSeconds: z.number().min(0).default(30),
+};
+
+export type RedisConfig = z.infer<typeof redisSchema>;
+export type SchedulesConfig = z.infer<typeof schedulesSchema>;
+export type ServerConfig = z.infer<typeof serverSchema>;
+export type QueueConfig = z.infer<typeof queueSchema>;
