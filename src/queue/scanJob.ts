@@ -11,6 +11,7 @@ import type { PushResult } from './pushJob.js';
 import { failureOfSummary } from './jobFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
 import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
+import { inSpan } from '../tracing/activeTracing.js';
 import { sumFlow } from './sumFlow.js';
 
 /**
@@ -55,24 +56,27 @@ export function defineScanJob(
         releaseFlowLease(store, pipeline, owner);
         const earlierBatches = await finishedChildKeys(job);
         await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
-        const summary = await scanPush(
-          pipeline,
-          runtime.ctx,
-          { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
-          async (batch) => {
-            // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
-            if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
-            await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
-            batches += 1;
-          },
-          (scan) => {
-            receipt = scan.receipt;
-            scannedAt = Date.now();
-            if (batches > 0) {
-              const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
-              handLeaseToFlow(store, pipeline, owner, ttlMs);
-            }
-          },
+        // The scan's span: the ERP read, the diff and each push job enqueued (their parent in the trace).
+        const summary = await inSpan(`scan ${pipeline}`, { 'erp_sync.pipeline': pipeline }, () =>
+          scanPush(
+            pipeline,
+            runtime.ctx,
+            { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
+            async (batch) => {
+              // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
+              if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
+              await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
+              batches += 1;
+            },
+            (scan) => {
+              receipt = scan.receipt;
+              scannedAt = Date.now();
+              if (batches > 0) {
+                const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
+                handLeaseToFlow(store, pipeline, owner, ttlMs);
+              }
+            },
+          ),
         );
         if (batches === 0) {
           runtime.recordRun(summary);
