@@ -201,18 +201,26 @@ describe('the daemon and the store of one company', () => {
       expect(during).toHaveLength(expected.length);
       expect((await readyz(daemon.url)).status).toBe(503);
 
-      writeFileSync(keyFile, `${world.sandbox.keys.primary}\n`);
+      // Back to the right company with a rotated key (a second key of the same company), and the old
+      // key revoked: the order below can only be imported with the reloaded key.
+      const rotated = world.sandbox.keys.revoked;
+      world.sandbox.setKeyRevoked(rotated, false);
+      writeFileSync(keyFile, `${rotated}\n`);
       daemon.kill('SIGHUP');
       await eventually(
         'readiness green again',
         async () => (await readyz(daemon.url)).status === 200,
         20_000,
       );
-      const order = await createPlatformOrder(world.api, await sellableSku(world.api));
-      await eventually('a new order imported after the right key is back', async () =>
+      world.sandbox.setKeyRevoked(world.sandbox.keys.primary, true);
+      const api = createApiClient({ baseUrl: world.sandbox.url, apiKey: rotated, retries: 3 });
+      const order = await createPlatformOrder(api, await sellableSku(api)).finally(() => api.close());
+      await eventually('a new order imported with the reloaded key', async () =>
         (await outboxIds(world!.erpDir)).ids.includes(order.id),
       );
       expect(daemon.stderr()).not.toContain(world.sandbox.keys.secondary);
+      expect(daemon.stderr()).not.toContain(rotated);
+      expect(daemon.stderr()).toContain("the reloaded API credentials answer as the store's company");
       expect(daemon.child.exitCode).toBeNull();
     } finally {
       daemon.kill();
