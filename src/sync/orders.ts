@@ -16,6 +16,7 @@ import { classifyFailure } from './runFailure.js';
 import { runInFrame, type PipelineRun } from './runInFrame.js';
 import type { RunFailure, RunOptions, RunSummary, SyncContext } from './types.js';
 import { unitsOf } from './unitsOf.js';
+import { erpOrderPart } from '../erp/erpOrderPart.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
 
@@ -41,6 +42,8 @@ export type OrderImporter = (run: PipelineRun, ids: number[], listed: Map<number
 
 async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
+  // An ERP that takes no platform orders (capabilities.orders.import): nothing to poll for it.
+  if (!erpOrderPart(ctx.erp, 'import')) return;
   const repos = orderRepositoriesOf(ctx.store);
   // Before the list is read: feedback touches after this make a listed state stale (echo guard).
   const mark = repos.links.guardMark();
