@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import type { AuditReport } from '../src/sync/audit.js';
+import type { AuditReport } from '../src/diagnostics/audit.js';
 import { measureCli } from './support/measureCli.js';
 import { measureRunOnce } from './support/measureRunOnce.js';
 import { RESULTS_PATH, recordSection } from './support/recordSection.js';

@@ -14,7 +14,7 @@ import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openStore } from '../src/store/index.js';
-import { inFlightFingerprint } from '../src/sync/fingerprint.js';
+import { inFlightFingerprint } from '../src/sync/push/fingerprint.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
 import { hasFlag, numberArg } from './support/benchArgs.js';

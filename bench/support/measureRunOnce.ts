@@ -1,4 +1,4 @@
-import type { RunSummary } from '../../src/sync/types.js';
+import type { RunSummary } from '../../src/sync/frame/types.js';
 import { measureCli } from './measureCli.js';
 
 export interface MeasuredRun {

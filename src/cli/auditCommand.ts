@@ -2,11 +2,11 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
-import { runAudit, type AuditFinding, type AuditReport } from '../sync/audit.js';
+import { runAudit, type AuditFinding, type AuditReport } from '../diagnostics/audit.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
-import { AUDIT_PIPELINES, type AuditPipeline } from '../sync/pipelineNames.js';
-import type { HealOutcome } from '../sync/healDrift.js';
-import { formatSummaryTable } from '../sync/summary.js';
+import { AUDIT_PIPELINES, type AuditPipeline } from '../sync/frame/pipelineNames.js';
+import type { HealOutcome } from '../sync/push/healDrift.js';
+import { formatSummaryTable } from '../sync/frame/summary.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 import { healAuditDrift, type AuditFix } from './healAuditDrift.js';
 

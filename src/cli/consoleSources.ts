@@ -4,10 +4,10 @@ import { buildDaemonStatus } from '../queue/daemonStatus.js';
 import { SCHEDULED_PIPELINES } from '../config/daemonConfigSchema.js';
 import { enqueueRun } from '../queue/enqueueRun.js';
 import type { ConsoleSources } from '../server/console/ConsoleSources.js';
-import { runAudit } from '../sync/audit.js';
-import { explainOrder } from '../sync/explainOrder.js';
-import { AUDIT_PIPELINES } from '../sync/pipelineNames.js';
-import type { SyncContext } from '../sync/types.js';
+import { runAudit } from '../diagnostics/audit.js';
+import { explainOrder } from '../diagnostics/explainOrder.js';
+import { AUDIT_PIPELINES } from '../sync/frame/pipelineNames.js';
+import type { SyncContext } from '../sync/frame/types.js';
 import { explainSkuWithJobs } from './explainCommand.js';
 import { buildStatusReport, runState } from './statusCommand.js';
 

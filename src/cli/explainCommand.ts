@@ -3,11 +3,16 @@ import { loadConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
-import { explainOrder, type OrderStory } from '../sync/explainOrder.js';
+import { explainOrder, type OrderStory } from '../diagnostics/explainOrder.js';
 import { jobsCarryingSku } from '../queue/jobsCarryingSku.js';
-import { explainSku, type ItemPipelineStory, type SkuJobs, type SkuStory } from '../sync/explainSku.js';
-import { withSkuJobs } from '../sync/withSkuJobs.js';
-import type { SyncContext } from '../sync/types.js';
+import {
+  explainSku,
+  type ItemPipelineStory,
+  type SkuJobs,
+  type SkuStory,
+} from '../diagnostics/explainSku.js';
+import { withSkuJobs } from '../diagnostics/withSkuJobs.js';
+import type { SyncContext } from '../sync/frame/types.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 
 const show = (value: unknown): string =>

@@ -4,9 +4,14 @@ import { readPauseState } from '../queue/pauseController.js';
 import { openQueueClient, type QueueClient } from '../queue/queueClient.js';
 import { redactRedisUrl } from '../queue/redisConnection.js';
 import { runningDaemons } from '../queue/runningDaemons.js';
-import { healDriftInline, healingBatches, type HealingBatches, type HealOutcome } from '../sync/healDrift.js';
-import { describeFailure } from '../sync/runFailure.js';
-import type { RunSummary, SyncContext } from '../sync/types.js';
+import {
+  healDriftInline,
+  healingBatches,
+  type HealingBatches,
+  type HealOutcome,
+} from '../sync/push/healDrift.js';
+import { describeFailure } from '../sync/frame/classifyFailure.js';
+import type { RunSummary, SyncContext } from '../sync/frame/types.js';
 import { waitForRuns } from './waitForRuns.js';
 
 /** What `audit --fix` did: the healer's outcome, why that path, and what came of the wait. */

@@ -3,8 +3,8 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { openStore, type Store } from '../store/index.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
-import { runOrders } from '../sync/orders.js';
-import { formatSummaryTable } from '../sync/summary.js';
+import { runOrders } from '../sync/orders/orders.js';
+import { formatSummaryTable } from '../sync/frame/summary.js';
 import { refuseOtherAccount } from './accountGuard.js';
 import { EXIT_USAGE } from './exitCodes.js';
 

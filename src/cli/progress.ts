@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { Logger } from 'pino';
-import type { ProgressEvent } from '../sync/types.js';
+import type { ProgressEvent } from '../sync/frame/types.js';
 
 export interface ProgressReporter {
   onProgress(event: ProgressEvent): void;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
 import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
-import { PIPELINE_ORDER } from '../sync/pipelineNames.js';
+import { PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
 
@@ -94,6 +94,9 @@ export function formatStatusReport(report: StatusReport): string {
   const lines: string[] = [
     `store: ${report.store}`,
     `account: ${report.account ? `${describeAccount(report.account).replace(/^the account /, '')} (since ${report.account.boundAt})` : 'none yet (the first run binds the store to its account)'}`,
+    ...(report.account?.previousBaseUrl
+      ? [`  address changed from ${report.account.previousBaseUrl} at ${report.account.movedAt ?? '?'}`]
+      : []),
     '',
     'last runs:',
   ];

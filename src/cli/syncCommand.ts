@@ -6,8 +6,8 @@ import type { PipelineName } from '../queue/jobTypes.js';
 import { readPauseState } from '../queue/pauseController.js';
 import { openQueueClient } from '../queue/queueClient.js';
 import { runningDaemons } from '../queue/runningDaemons.js';
-import { formatSummaryTable } from '../sync/summary.js';
-import type { RunSummary } from '../sync/types.js';
+import { formatSummaryTable } from '../sync/frame/summary.js';
+import type { RunSummary } from '../sync/frame/types.js';
 import { runOnce } from './runOnceCommand.js';
 import { waitForRuns } from './waitForRuns.js';
 

@@ -1,7 +1,7 @@
 import { Worker } from 'bullmq';
 import type { JobRuntime } from './jobRuntime.js';
 import type { QueueName } from './jobTypes.js';
-import { isRateLimit, rateLimitWaitMs, unrecoverable, type JobFailure } from './runFailure.js';
+import { isRateLimit, rateLimitWaitMs, unrecoverable, type JobFailure } from './jobFailure.js';
 
 /**
  * Turns a failure into what BullMQ does next (invariant 8): fatal -> every queue pauses and the

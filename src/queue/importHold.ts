@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { FAILURES_IN_A_ROW, FailureStreak, isSideFailure } from '../sync/failureStreak.js';
-import { describeFailure } from '../sync/runFailure.js';
-import type { RunFailure } from '../sync/types.js';
+import { FAILURES_IN_A_ROW, FailureStreak, isSideFailure } from '../sync/frame/failureStreak.js';
+import { describeFailure } from '../sync/frame/classifyFailure.js';
+import type { RunFailure } from '../sync/frame/types.js';
 
 export interface ImportHoldOptions {
   /** How long the imports wait after each failure while held: one import tries again after it. */

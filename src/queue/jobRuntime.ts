@@ -1,10 +1,10 @@
 import type { Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiOrder } from '../api/schemas.js';
-import type { ItemCounts, RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { ItemCounts, RunOptions, RunSummary, SyncContext } from '../sync/frame/types.js';
 import type { ImportHold } from './importHold.js';
 import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
-import type { JobFailure } from './runFailure.js';
+import type { JobFailure } from './jobFailure.js';
 
 /** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
 export interface JobRuntime {

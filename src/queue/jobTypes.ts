@@ -1,7 +1,7 @@
 import type { ApiOrder } from '../api/schemas.js';
-import type { PushBatch } from '../sync/pushBatch.js';
-import type { RunSummary } from '../sync/types.js';
-import type { PipelineName } from '../sync/pipelineNames.js';
+import type { PushBatch } from '../sync/push/pushBatch.js';
+import type { RunSummary } from '../sync/frame/types.js';
+import type { PipelineName } from '../sync/frame/pipelineNames.js';
 
 export type { PipelineName };
 
@@ -26,9 +26,13 @@ export interface ScanPayload extends RunPayload {
     summary: RunSummary;
     receipt: string | null;
     batches: number;
+    /** When the scan handed the lease to its flow (ms since the epoch): the flow's age counts from here. */
+    scannedAt?: number;
     /** Keys of push jobs an earlier attempt of this job had finished: left out of the sums. */
     earlierBatches?: string[];
   };
+  /** Set by the daemon that failed the flow for holding its pipeline too long (FlowStuckError's message). */
+  stuck?: string;
 }
 
 /** One bulk request of a scan, with the owners of the pipeline lease it may send under. */

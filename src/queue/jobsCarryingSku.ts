@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { SkuJob, SkuJobs } from '../sync/explainSku.js';
+import type { SkuJob, SkuJobs } from '../diagnostics/explainSku.js';
 import type { RedisConfig } from '../config/daemonConfigSchema.js';
 import type { PushPayload } from './jobTypes.js';
 import { PUSH_QUEUE } from './pushJob.js';

@@ -1,13 +1,13 @@
 import { Worker, type Job } from 'bullmq';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/index.js';
-import { importItemCounts, importPlatformOrder, type ImportOutcome } from '../sync/orderImport.js';
-import { classifyFailure } from '../sync/runFailure.js';
-import { bindRun } from '../sync/runInFrame.js';
+import { importItemCounts, importPlatformOrder, type ImportOutcome } from '../sync/orders/orderImport.js';
+import { classifyFailure } from '../sync/frame/classifyFailure.js';
+import { bindRun } from '../sync/frame/runInFrame.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { ImportPayload, QueueName } from './jobTypes.js';
-import { failureOfError } from './runFailure.js';
+import { failureOfError } from './jobFailure.js';
 
 export const IMPORT_QUEUE: QueueName = 'imports';
 

@@ -1,5 +1,5 @@
-import { runOrders } from '../sync/orders.js';
-import type { PipelineRun } from '../sync/runInFrame.js';
+import { runOrders } from '../sync/orders/orders.js';
+import type { PipelineRun } from '../sync/frame/runInFrame.js';
 import type { JobRuntime } from './jobRuntime.js';
 import { defineRunJob } from './runJob.js';
 

@@ -1,10 +1,10 @@
-import type { Job } from 'bullmq';
-import type { BatchOutcome, PushBatch } from '../sync/pushBatch.js';
-import { pushBatch } from '../sync/pushBatch.js';
-import { bindRun } from '../sync/runInFrame.js';
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
+import { pushBatch } from '../sync/push/pushBatch.js';
+import { bindRun } from '../sync/frame/runInFrame.js';
 import { enterFlowLease } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
-import { failureOfError, failureOfRun } from './runFailure.js';
+import { failureOfError, failureOfRun } from './jobFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { PushPayload, QueueName } from './jobTypes.js';
 
@@ -41,8 +41,14 @@ export const pushJob = {
       ttlMs: ttlSeconds * 1000,
       waitMs: waitSeconds * 1000,
       ...(signal ? { signal } : {}),
+      alive: async () => (job.parent?.id ? runtime.flowAlive(job.parent.id) : false),
     });
-    if (!entered) throw new Error(`another run holds sync:${batch.pipeline}; the batch is tried again`);
+    if (entered === 'ended')
+      throw new UnrecoverableError(
+        `its ${batch.pipeline} flow has ended (failed or lost): the batch is not sent`,
+      );
+    if (entered === 'busy')
+      throw new Error(`another run holds sync:${batch.pipeline}; the batch is tried again`);
     const { ctx, counter } = bindRun(runtime.ctx);
     let outcome: BatchOutcome;
     try {

@@ -1,5 +1,5 @@
 import { Job, type Queue } from 'bullmq';
-import type { RunSummary } from '../sync/types.js';
+import type { RunSummary } from '../sync/frame/types.js';
 import type { RunProgress } from './runJob.js';
 
 export interface RunJobView {

@@ -1,9 +1,9 @@
 import type { Job } from 'bullmq';
-import type { ProgressEvent, RunOptions, RunSummary, SyncContext } from '../sync/types.js';
+import type { ProgressEvent, RunOptions, RunSummary, SyncContext } from '../sync/frame/types.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, RunPayload, RunResult } from './jobTypes.js';
-import { failureOfSummary } from './runFailure.js';
+import { failureOfSummary } from './jobFailure.js';
 
 /** What `sync --wait` reads from a running job. */
 export interface RunProgress {

@@ -1,4 +1,4 @@
-import type { RunSummary } from '../sync/types.js';
+import type { RunSummary } from '../sync/frame/types.js';
 import type { ScanPayload } from './jobTypes.js';
 import type { PushResult } from './pushJob.js';
 

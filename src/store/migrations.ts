@@ -107,4 +107,18 @@ export const MIGRATIONS: Migration[] = [
   ORDERS_MIGRATION,
   PRODUCTS_MIGRATION,
   ORDERS_ECHO_GUARD_MIGRATION,
+  {
+    version: 70,
+    name: 'the account: its tax id, and the address it moved from',
+    up(db) {
+      db.exec(`
+        -- The company's tax id (CUI) from GET /account, compared with the company id: a store is
+        -- bound to the company, not to the base URL. NULL in stores bound before: filled in by the next check.
+        ALTER TABLE store_account ADD COLUMN company_tax_id TEXT;
+        -- The base URL the store was bound to (or last used) before the company answered at base_url.
+        ALTER TABLE store_account ADD COLUMN previous_base_url TEXT;
+        ALTER TABLE store_account ADD COLUMN moved_at TEXT;
+      `);
+    },
+  },
 ];

@@ -4,8 +4,8 @@ import type { Config } from '../config.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { openStore } from '../store/index.js';
 import { createPlatformClient } from './createPlatformClient.js';
-import { createOrderReservations } from './reservations.js';
-import type { ReservationSource, SyncContext } from './types.js';
+import { createOrderReservations } from './orders/reservations.js';
+import type { ReservationSource, SyncContext } from './frame/types.js';
 
 export interface CreateSyncContextOptions {
   reservations?: ReservationSource;

@@ -1,12 +1,12 @@
-import { runCatalog } from './catalog.js';
-import { runErpOrders } from './erpOrders.js';
-import { runFeedback } from './feedback.js';
-import { runOrders } from './orders.js';
-import type { PipelineName } from './pipelineNames.js';
-import { runPrices } from './prices.js';
-import { runProducts } from './products.js';
-import { runStock } from './stock.js';
-import type { Pipeline } from './types.js';
+import { runCatalog } from './catalog/catalog.js';
+import { runErpOrders } from './orders/erpOrders.js';
+import { runFeedback } from './orders/feedback.js';
+import { runOrders } from './orders/orders.js';
+import type { PipelineName } from './frame/pipelineNames.js';
+import { runPrices } from './push/prices.js';
+import { runProducts } from './catalog/products.js';
+import { runStock } from './push/stock.js';
+import type { Pipeline } from './frame/types.js';
 
 /**
  * Every pipeline by name (the run order is PIPELINE_ORDER). Each one runs in the one frame

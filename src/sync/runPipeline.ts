@@ -1,6 +1,6 @@
 import { PIPELINES } from './registry.js';
-import type { PipelineName } from './pipelineNames.js';
-import type { RunOptions, RunSummary, SyncContext } from './types.js';
+import type { PipelineName } from './frame/pipelineNames.js';
+import type { RunOptions, RunSummary, SyncContext } from './frame/types.js';
 
 /**
  * Runs one pipeline through the frame (lease, run record, own request counter, typed outcome).

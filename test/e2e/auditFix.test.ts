@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditFix } from '../../src/cli/healAuditDrift.js';
 import { openStore } from '../../src/store/index.js';
-import type { AuditReport } from '../../src/sync/audit.js';
+import type { AuditReport } from '../../src/diagnostics/audit.js';
 import { eventually, type DaemonProcess } from '../support/daemonProcess.js';
 import { runCli } from '../support/cli.js';
 import { writeCsv } from '../integration/sync/syncHarness.js';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../src/sync/types.js';
+import type { RunSummary } from '../../src/sync/frame/types.js';
 import { outboxIds, platformOrderIds } from '../integration/orders/orderChecks.js';
 import { runCli } from '../support/cli.js';
 import { eventually } from '../support/daemonProcess.js';

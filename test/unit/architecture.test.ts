@@ -59,6 +59,29 @@ const adapterKinds = readdirSync(join(srcRoot, 'erp')).filter((name) =>
 /** The adapter folder a file lies in, if any. */
 const adapterOf = (file: string) => adapterKinds.find((kind) => rel(file).startsWith(`erp/${kind}/`));
 
+/** The room of a file under src/sync/: 'frame', 'push', 'orders', 'catalog', or 'entry' for the files at its root. */
+function roomOf(file: string): string {
+  const parts = rel(file).split('/');
+  return parts.length > 2 ? parts[1]! : 'entry';
+}
+const syncEdges = edges.filter((e) => areaOf(e.from) === 'sync' && areaOf(e.to) === 'sync');
+const crossing = (e: { from: string; to: string }) => `${rel(e.from)} -> ${rel(e.to)}`;
+
+/** Modules of src/sync that write (send to the platform, write to the ERP, take a lease, record a run). */
+const writers = [
+  'sync/frame/runInFrame.ts',
+  'sync/frame/lease.ts',
+  'sync/push/pushBatch.ts',
+  'sync/push/pushPipeline.ts',
+  'sync/push/scanPush.ts',
+  'sync/push/healDrift.ts',
+  'sync/orders/orders.ts',
+  'sync/orders/orderImport.ts',
+  'sync/orders/orderUpdates.ts',
+  'sync/orders/feedback.ts',
+  'sync/orders/erpOrders.ts',
+];
+
 function violations(fromArea: string, forbidden: (toArea: string) => boolean): string[] {
   return edges
     .filter((e) => areaOf(e.from) === fromArea && areaOf(e.to) !== fromArea && forbidden(areaOf(e.to)))
@@ -80,7 +103,7 @@ describe('architecture', () => {
   });
 
   it('keeps the client and the ERP adapters away from pipelines, queues and each other', () => {
-    const upward = ['sync', 'queue', 'server', 'cli', 'sandbox'];
+    const upward = ['sync', 'diagnostics', 'queue', 'server', 'cli', 'sandbox'];
     expect(violations('api', (to) => upward.includes(to) || to === 'erp' || to === 'store')).toEqual([]);
     expect(violations('erp', (to) => upward.includes(to) || to === 'api' || to === 'store')).toEqual([]);
     expect(violations('store', (to) => upward.includes(to) || to === 'api' || to === 'erp')).toEqual([]);
@@ -94,13 +117,56 @@ describe('architecture', () => {
     expect(violations('sync', (to) => ['queue', 'server', 'cli', 'sandbox'].includes(to))).toEqual([]);
   });
 
+  it('finds the rooms of src/sync it checks', () => {
+    const rooms = new Set(files.filter((f) => areaOf(f) === 'sync').map(roomOf));
+    expect([...rooms].sort()).toEqual(['catalog', 'entry', 'frame', 'orders', 'push']);
+  });
+
+  it('keeps the run frame at the bottom of src/sync: it imports no pipeline', () => {
+    expect(
+      syncEdges.filter((e) => roomOf(e.from) === 'frame' && roomOf(e.to) !== 'frame').map(crossing),
+    ).toEqual([]);
+  });
+
+  it('keeps push, orders and catalog apart: each reaches the others only through the frame', () => {
+    const pipelines = ['push', 'orders', 'catalog'];
+    const across = syncEdges.filter(
+      (e) =>
+        pipelines.includes(roomOf(e.from)) && roomOf(e.to) !== roomOf(e.from) && roomOf(e.to) !== 'frame',
+    );
+    // The one sanctioned crossing: the catalog compares the platform with push fingerprints to see its own echo.
+    expect(
+      across
+        .filter((e) => !(roomOf(e.from) === 'catalog' && rel(e.to) === 'sync/push/fingerprint.ts'))
+        .map(crossing),
+    ).toEqual([]);
+  });
+
+  it('keeps the entry files of src/sync (registry, context, runPipeline) out of the rooms', () => {
+    expect(
+      syncEdges.filter((e) => roomOf(e.from) !== 'entry' && roomOf(e.to) === 'entry').map(crossing),
+    ).toEqual([]);
+  });
+
+  it('keeps the diagnostics a reader above the pipelines: no write path, no queue, server or CLI', () => {
+    expect(violations('sync', (to) => to === 'diagnostics')).toEqual([]);
+    expect(violations('diagnostics', (to) => ['queue', 'server', 'cli', 'sandbox'].includes(to))).toEqual([]);
+    expect(writers.filter((w) => !files.some((f) => rel(f) === w))).toEqual([]);
+    expect(
+      edges
+        .filter((e) => areaOf(e.from) === 'diagnostics' && !e.typeOnly && writers.includes(rel(e.to)))
+        .map(crossing),
+    ).toEqual([]);
+  });
+
   it('finds the adapters it checks', () => {
     expect(adapterKinds).toContain('file');
   });
 
-  it('keeps pipelines free of adapter knowledge: no adapter module, no adapter type, no file sources', () => {
-    const syncFiles = files.filter((f) => areaOf(f) === 'sync');
-    expect(edges.filter((e) => areaOf(e.from) === 'sync' && adapterOf(e.to)).map((e) => rel(e.from))).toEqual(
+  it('keeps pipelines and diagnostics free of adapter knowledge: no adapter module, no adapter type, no file sources', () => {
+    const knowsNoAdapter = (file: string) => ['sync', 'diagnostics'].includes(areaOf(file));
+    const syncFiles = files.filter(knowsNoAdapter);
+    expect(edges.filter((e) => knowsNoAdapter(e.from) && adapterOf(e.to)).map((e) => rel(e.from))).toEqual(
       [],
     );
     const named = syncFiles.flatMap((file) => {

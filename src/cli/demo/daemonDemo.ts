@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../api/createApiClient.js';
 import { loadConfig } from '../../config.js';
 import { createLogger } from '../../logger.js';
-import type { RunSummary } from '../../sync/types.js';
+import type { RunSummary } from '../../sync/frame/types.js';
 import { openDaemon } from '../openDaemon.js';
 import type { DemoOptions } from './DemoOptions.js';
 import type { DemoRedis } from './obtainDemoRedis.js';

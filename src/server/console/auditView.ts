@@ -1,4 +1,4 @@
-import type { AuditFinding, AuditReport } from '../../sync/audit.js';
+import type { AuditFinding, AuditReport } from '../../diagnostics/audit.js';
 import { html, type SafeHtml } from './html.js';
 import {
   actionForm,

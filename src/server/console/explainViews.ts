@@ -1,5 +1,5 @@
-import type { OrderStory } from '../../sync/explainOrder.js';
-import type { ItemPipelineStory, SkuJobs, SkuStory } from '../../sync/explainSku.js';
+import type { OrderStory } from '../../diagnostics/explainOrder.js';
+import type { ItemPipelineStory, SkuJobs, SkuStory } from '../../diagnostics/explainSku.js';
 import { html, type SafeHtml } from './html.js';
 import { actionForm, badge, cell, nextRetry, shown, time, type ViewContext } from './viewParts.js';
 

@@ -9,7 +9,7 @@ import { SqlErpAdapter } from '../../../src/erp/sql/SqlErpAdapter.js';
 import type { ReadReceipt } from '../../../src/erp/ErpRead.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunSummary } from '../../../src/sync/types.js';
+import type { RunSummary } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { createTestDatabase, type LiveClient } from '../../support/sqlDatabases.js';
 

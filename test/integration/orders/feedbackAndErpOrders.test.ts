@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
-import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/feedback.js';
-import { runErpOrders } from '../../../src/sync/erpOrders.js';
-import { runOrders } from '../../../src/sync/orders.js';
+import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/orders/feedback.js';
+import { runErpOrders } from '../../../src/sync/orders/erpOrders.js';
+import { runOrders } from '../../../src/sync/orders/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, sellableSku, writeInboxOrder } from './orderChecks.js';
 

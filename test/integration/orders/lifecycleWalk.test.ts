@@ -1,8 +1,8 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/feedback.js';
-import { runOrders } from '../../../src/sync/orders.js';
+import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/orders/feedback.js';
+import { runOrders } from '../../../src/sync/orders/orders.js';
 import { createPlatformOrder, sellableSku } from './orderChecks.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { startStubPlatformWorld, type StubPlatformWorld } from './stubPlatformWorld.js';

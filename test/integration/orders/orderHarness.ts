@@ -8,7 +8,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/startSandbox.js';
 import { openStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/Store.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { openErpAdapter } from '../../../src/erp/createErpAdapter.js';
 
 export interface OrderWorld {

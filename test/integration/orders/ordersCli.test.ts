@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runOrders } from '../../../src/sync/orders.js';
+import { runOrders } from '../../../src/sync/orders/orders.js';
 import {
   createPlatformOrder,
   outboxIds,

@@ -6,7 +6,7 @@ import { openStore } from '../../../src/store/index.js';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { fileExists } from '../../../src/erp/file/orders/atomicFile.js';
 import type { RequestLogEntry, Sandbox } from '../../../src/sandbox/index.js';
-import { discoverOrders } from '../../../src/sync/orders.js';
+import { discoverOrders } from '../../../src/sync/orders/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
-import { importPlatformOrder } from '../../../src/sync/orderImport.js';
-import { runOrders } from '../../../src/sync/orders.js';
+import { importPlatformOrder } from '../../../src/sync/orders/orderImport.js';
+import { runOrders } from '../../../src/sync/orders/orders.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
 import { join } from 'node:path';

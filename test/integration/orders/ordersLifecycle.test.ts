@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
-import { discoverOrders, runOrders } from '../../../src/sync/orders.js';
+import { discoverOrders, runOrders } from '../../../src/sync/orders/orders.js';
 import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 import { createPlatformOrder, outboxIds, sellableSku } from './orderChecks.js';

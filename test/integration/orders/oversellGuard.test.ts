@@ -6,12 +6,12 @@ import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
 import { connectSql } from '../../../src/erp/sql/connectSql.js';
 import { sqlErpConfigSchema } from '../../../src/erp/sql/sqlConfigSchema.js';
 import { stagingSchema } from '../../../src/erp/sql/stagingTables.js';
-import { runErpOrders } from '../../../src/sync/erpOrders.js';
-import { runFeedback } from '../../../src/sync/feedback.js';
-import { runOrders } from '../../../src/sync/orders.js';
-import { createOrderReservations } from '../../../src/sync/reservations.js';
-import { runStock } from '../../../src/sync/stock.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import { runErpOrders } from '../../../src/sync/orders/erpOrders.js';
+import { runFeedback } from '../../../src/sync/orders/feedback.js';
+import { runOrders } from '../../../src/sync/orders/orders.js';
+import { createOrderReservations } from '../../../src/sync/orders/reservations.js';
+import { runStock } from '../../../src/sync/push/stock.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { createPlatformOrder, sellableSku, writeInboxOrder } from './orderChecks.js';
 import { startOrderWorld, type OrderWorld } from './orderHarness.js';
 

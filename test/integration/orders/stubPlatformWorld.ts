@@ -7,7 +7,7 @@ import { openErpAdapter } from '../../../src/erp/createErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';
 import { openStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/Store.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import {
   startStubOrderPlatform,
   type StubOrderPlatform,

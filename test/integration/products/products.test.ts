@@ -2,11 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
-import { runCatalog } from '../../../src/sync/catalog.js';
+import { runCatalog } from '../../../src/sync/catalog/catalog.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
-import { runProducts } from '../../../src/sync/products.js';
-import { runStock } from '../../../src/sync/stock.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import { runProducts } from '../../../src/sync/catalog/products.js';
+import { runStock } from '../../../src/sync/push/stock.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { startGateProxy } from '../../support/gateProxy.js';
 import { createProductsWorld, type ProductRow, type ProductsWorld } from './productsHarness.js';
 

@@ -3,7 +3,7 @@ import type { Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { RequestLogEntry } from '../../../src/sandbox/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { createHarness, writeCsv, type Harness } from '../sync/syncHarness.js';
 
 export const PRODUCT_COLUMNS = [

@@ -1,10 +1,10 @@
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../../src/queue/jobTypes.js';
-import type { SkuStory } from '../../../src/sync/explainSku.js';
-import { runPrices } from '../../../src/sync/prices.js';
-import { runStock } from '../../../src/sync/stock.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SkuStory } from '../../../src/diagnostics/explainSku.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
+import { runStock } from '../../../src/sync/push/stock.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { eventually } from '../../support/daemonProcess.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';

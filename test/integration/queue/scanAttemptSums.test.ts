@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushResult } from '../../../src/queue/pushJob.js';
 import { finishedChildKeys } from '../../../src/queue/settleEarlierAttempt.js';
 import { sumFlow } from '../../../src/queue/sumFlow.js';
-import { emptySummary } from '../../../src/sync/summary.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
 import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
 
 let redis: PrivateRedis;

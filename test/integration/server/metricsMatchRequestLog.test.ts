@@ -3,7 +3,7 @@ import { silentLogger } from '../../../src/logger.js';
 import { createMetrics, routeTemplate, startOpsServer, type OpsServer } from '../../../src/server/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { bulkSku, createHarness, type Harness } from '../sync/syncHarness.js';
 
 // The client's per-attempt hook feeds the metrics; the sandbox logs every request it received.

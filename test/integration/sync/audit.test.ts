@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditFix } from '../../../src/cli/healAuditDrift.js';
-import { runAudit, type AuditFinding, type AuditReport } from '../../../src/sync/audit.js';
-import { runPrices } from '../../../src/sync/prices.js';
-import { runStock } from '../../../src/sync/stock.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import { runAudit, type AuditFinding, type AuditReport } from '../../../src/diagnostics/audit.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
+import { runStock } from '../../../src/sync/push/stock.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { createPlatformOrder } from '../orders/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';

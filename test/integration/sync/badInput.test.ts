@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runPrices } from '../../../src/sync/prices.js';
-import { runStock } from '../../../src/sync/stock.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
+import { runStock } from '../../../src/sync/push/stock.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 const RUN = { full: false, dryRun: false };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CATALOG_CURSOR, runCatalog } from '../../../src/sync/catalog.js';
-import { runPrices } from '../../../src/sync/prices.js';
-import { runStock } from '../../../src/sync/stock.js';
+import { CATALOG_CURSOR, runCatalog } from '../../../src/sync/catalog/catalog.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
+import { runStock } from '../../../src/sync/push/stock.js';
 import { silentLogger } from '../../../src/logger.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { startGateProxy } from '../../support/gateProxy.js';

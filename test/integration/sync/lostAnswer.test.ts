@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCatalog } from '../../../src/sync/catalog.js';
-import { runPrices } from '../../../src/sync/prices.js';
-import { runStock } from '../../../src/sync/stock.js';
-import type { RunOptions, RunSummary, SyncContext } from '../../../src/sync/types.js';
+import { runCatalog } from '../../../src/sync/catalog/catalog.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
+import { runStock } from '../../../src/sync/push/stock.js';
+import type { RunOptions, RunSummary, SyncContext } from '../../../src/sync/frame/types.js';
 import { CLI_ENTRY, PROJECT_ROOT } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 

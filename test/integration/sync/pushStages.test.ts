@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { pushBatch, type PushBatch } from '../../../src/sync/pushBatch.js';
-import { bindRun } from '../../../src/sync/runInFrame.js';
-import { scanPush } from '../../../src/sync/scanPush.js';
-import { runStock } from '../../../src/sync/stock.js';
-import { runPrices } from '../../../src/sync/prices.js';
+import { pushBatch, type PushBatch } from '../../../src/sync/push/pushBatch.js';
+import { bindRun } from '../../../src/sync/frame/runInFrame.js';
+import { scanPush } from '../../../src/sync/push/scanPush.js';
+import { runStock } from '../../../src/sync/push/stock.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 const RUN = { full: false, dryRun: false };

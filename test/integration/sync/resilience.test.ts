@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runStock } from '../../../src/sync/stock.js';
+import { runStock } from '../../../src/sync/push/stock.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 
 const RUN = { full: false, dryRun: false };

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
 import type { ErpRead } from '../../../src/erp/ErpRead.js';
-import { PIPELINE_ORDER } from '../../../src/sync/pipelineNames.js';
+import { PIPELINE_ORDER } from '../../../src/sync/frame/pipelineNames.js';
 import { PIPELINES } from '../../../src/sync/registry.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
-import type { ProgressEvent, RequestCounter, SyncContext } from '../../../src/sync/types.js';
+import type { ProgressEvent, RequestCounter, SyncContext } from '../../../src/sync/frame/types.js';
 import { captureLog } from '../api/logCapture.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../../src/sync/types.js';
+import type { RunSummary } from '../../../src/sync/frame/types.js';
 import { openStore } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';

@@ -7,7 +7,7 @@ import { createApiClient } from '../../../src/api/createApiClient.js';
 import { writeConfigFile } from '../../../src/config.js';
 import { connectSql } from '../../../src/erp/sql/connectSql.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunSummary } from '../../../src/sync/types.js';
+import type { RunSummary } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { createTestDatabase, type LiveClient } from '../../support/sqlDatabases.js';
 

@@ -7,7 +7,7 @@ import { SqlErpAdapter } from '../../../src/erp/sql/SqlErpAdapter.js';
 import { readMarkReceipt } from '../../../src/erp/sql/sqlReadMark.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import type { RunSummary } from '../../../src/sync/types.js';
+import type { RunSummary } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../support/sqlDatabases.js';
 

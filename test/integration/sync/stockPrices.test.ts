@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCatalog } from '../../../src/sync/catalog.js';
-import { runPrices } from '../../../src/sync/prices.js';
-import { NOT_ON_PLATFORM } from '../../../src/sync/pushBatch.js';
-import { runStock } from '../../../src/sync/stock.js';
+import { runCatalog } from '../../../src/sync/catalog/catalog.js';
+import { runPrices } from '../../../src/sync/push/prices.js';
+import { NOT_ON_PLATFORM } from '../../../src/sync/push/pushBatch.js';
+import { runStock } from '../../../src/sync/push/stock.js';
 import { silentLogger } from '../../../src/logger.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { startGateProxy } from '../../support/gateProxy.js';

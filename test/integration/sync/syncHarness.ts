@@ -5,7 +5,7 @@ import { parseConfig, writeConfigFile, type Config } from '../../../src/config.j
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type RequestLogEntry } from '../../../src/sandbox/index.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
-import { CATALOG_CURSOR } from '../../../src/sync/catalog.js';
+import { CATALOG_CURSOR } from '../../../src/sync/catalog/catalog.js';
 import { runCli, STACK_TRACE } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from './syncHarness.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderLink } from '../../../src/store/OrderLinkRepository.js';
-import { statusReached, stepNote, stepsTowards } from '../../../src/sync/lifecycleWalk.js';
-import { feedbackActionFor } from '../../../src/sync/feedbackActions.js';
-import { nextOrderChange, toOrderChange, withoutErpCaused } from '../../../src/sync/orderChanges.js';
+import { statusReached, stepNote, stepsTowards } from '../../../src/sync/orders/lifecycleWalk.js';
+import { feedbackActionFor } from '../../../src/sync/orders/feedbackActions.js';
+import { nextOrderChange, toOrderChange, withoutErpCaused } from '../../../src/sync/orders/orderChanges.js';
 
 function link(extra: Partial<OrderLink> = {}): OrderLink {
   return {

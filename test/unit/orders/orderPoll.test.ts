@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { directionOf, scanForUnseenOrders, type ListedOrder } from '../../../src/sync/orderPoll.js';
+import { directionOf, scanForUnseenOrders, type ListedOrder } from '../../../src/sync/orders/orderPoll.js';
 
 /** A platform order list of `total` orders (ids 1..total) served page by page in either order. */
 function list(total: number, perPage: number, order: 'desc' | 'asc') {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../src/logger.js';
 import { ImportHold } from '../../../src/queue/importHold.js';
-import type { RunFailure } from '../../../src/sync/types.js';
+import type { RunFailure } from '../../../src/sync/frame/types.js';
 
 const down: RunFailure = {
   code: 'erp_unavailable',

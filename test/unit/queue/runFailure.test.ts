@@ -9,13 +9,13 @@ import {
   MIN_RATE_LIMIT_WAIT_MS,
   rateLimitWaitMs,
   unrecoverable,
-} from '../../../src/queue/runFailure.js';
+} from '../../../src/queue/jobFailure.js';
 import { errorFromResponse } from '../../../src/api/httpErrors.js';
-import { classifyFailure } from '../../../src/sync/runFailure.js';
+import { classifyFailure } from '../../../src/sync/frame/classifyFailure.js';
 import { nextRun, nextRunsOf } from '../../../src/queue/schedules.js';
 import { RateLimitedError } from '../../../src/api/errors.js';
-import { emptySummary } from '../../../src/sync/summary.js';
-import type { RunFailure, RunSummary } from '../../../src/sync/types.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
+import type { RunFailure, RunSummary } from '../../../src/sync/frame/types.js';
 
 const summary = (error?: RunFailure): RunSummary => ({
   ...emptySummary('stock', { full: false, dryRun: false }),

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { register } from 'prom-client';
 import { createMetrics } from '../../../src/server/createMetrics.js';
 import { isLoopbackHost } from '../../../src/server/isLoopbackHost.js';
-import type { PipelineName } from '../../../src/sync/pipelineNames.js';
-import { emptySummary } from '../../../src/sync/summary.js';
+import type { PipelineName } from '../../../src/sync/frame/pipelineNames.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
 
 const run = (pipeline: PipelineName, fields: Record<string, unknown> = {}) => ({
   ...emptySummary(pipeline, { full: false, dryRun: false }),

@@ -6,9 +6,9 @@ import { createMetrics } from '../../../src/server/createMetrics.js';
 import { storeMetricsReader } from '../../../src/server/storeMetricsReader.js';
 import { openStore, type Store } from '../../../src/store/Store.js';
 import { asReadReceipt } from '../../../src/erp/ErpRead.js';
-import { commitErpRead } from '../../../src/sync/erpReadCommit.js';
-import { emptySummary } from '../../../src/sync/summary.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import { commitErpRead } from '../../../src/sync/push/erpReadCommit.js';
+import { emptySummary } from '../../../src/sync/frame/summary.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { MemoryErpAdapter } from '../../support/MemoryErpAdapter.js';
 
 const NOW = Date.parse('2026-11-24T12:00:00.000Z');

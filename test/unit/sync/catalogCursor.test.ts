@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alreadySeen, CursorTracker, scanFrom } from '../../../src/sync/catalogCursor.js';
+import { alreadySeen, CursorTracker, scanFrom } from '../../../src/sync/catalog/catalogCursor.js';
 
 describe('catalog cursor', () => {
   it('starts a scan one overlap window before the cursor, at second resolution', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { batches } from '../../../src/sync/batches.js';
-import { createPool } from '../../../src/sync/pool.js';
-import { notFoundMatcher } from '../../../src/sync/pushBatch.js';
-import { createSafetyBuffer, globToRegExp, pushedQuantity } from '../../../src/sync/safetyBuffer.js';
+import { batches } from '../../../src/sync/frame/batches.js';
+import { createPool } from '../../../src/sync/frame/pool.js';
+import { notFoundMatcher } from '../../../src/sync/push/pushBatch.js';
+import { createSafetyBuffer, globToRegExp, pushedQuantity } from '../../../src/sync/push/safetyBuffer.js';
 import {
   priceFingerprint,
   pricesMatch,
   refusedFingerprint,
   stockFingerprint,
   stockMatches,
-} from '../../../src/sync/fingerprint.js';
+} from '../../../src/sync/push/fingerprint.js';
 
 describe('batches', () => {
   it('groups a stream into batches of the given size with a short last one', async () => {

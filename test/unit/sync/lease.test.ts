@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, processIdentity, type Store } from '../../../src/store/index.js';
-import { acquireLease, LeaseBusyError, LeaseLostError } from '../../../src/sync/lease.js';
+import { acquireLease, LeaseBusyError, LeaseLostError } from '../../../src/sync/frame/lease.js';
 
 let store: Store | undefined;
 afterEach(() => store?.close());

@@ -8,11 +8,11 @@ import { parseConfig, type Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
 import { openStore, type Store } from '../../../src/store/index.js';
-import { ERP_ORDERS_CHECKPOINT } from '../../../src/sync/erpOrders.js';
-import { FEEDBACK_CHECKPOINT } from '../../../src/sync/feedback.js';
-import { FAILURES_IN_A_ROW } from '../../../src/sync/failureStreak.js';
+import { ERP_ORDERS_CHECKPOINT } from '../../../src/sync/orders/erpOrders.js';
+import { FEEDBACK_CHECKPOINT } from '../../../src/sync/orders/feedback.js';
+import { FAILURES_IN_A_ROW } from '../../../src/sync/frame/failureStreak.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
-import type { SyncContext } from '../../../src/sync/types.js';
+import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { MemoryErp, MemoryErpAdapter, type MemoryErpAdapterOptions } from '../../support/MemoryErpAdapter.js';
 
 // The pipelines against a second implementation of the port (the in-memory ERP), over the real

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reasonsByIndex, sendSplitting, type Refusal } from '../../../src/sync/splitOnRefusal.js';
+import { reasonsByIndex, sendSplitting, type Refusal } from '../../../src/sync/push/splitOnRefusal.js';
 
 class Refused extends Error {
   constructor(readonly fieldErrors?: Record<string, string[]>) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptySummary, formatSummaryTable } from '../../../src/sync/summary.js';
+import { emptySummary, formatSummaryTable } from '../../../src/sync/frame/summary.js';
 
 describe('formatSummaryTable', () => {
   it('prints one aligned row per pipeline with every count', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importPlatformOrder } from '../../../../src/sync/orderImport.js';
+import { importPlatformOrder } from '../../../../src/sync/orders/orderImport.js';
 import { TRYTON_SEED, type TrytonServer } from '../../../support/trytonServer.js';
 import { startTryton, startTrytonWorld, type TrytonWorld } from './trytonWorld.js';
 

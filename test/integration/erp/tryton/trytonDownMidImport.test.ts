@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAILURES_IN_A_ROW } from '../../../../src/sync/failureStreak.js';
+import { FAILURES_IN_A_ROW } from '../../../../src/sync/frame/failureStreak.js';
 import { runCli, STACK_TRACE } from '../../../support/cli.js';
 import { eventually, startDaemonProcess, type DaemonProcess } from '../../../support/daemonProcess.js';
 import { startPrivateRedis, type PrivateRedis } from '../../../support/redisServer.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CalendarDate, TrytonDecimal } from '../../../../src/erp/tryton/trytonValues.js';
 import { trytonConfigSchema } from '../../../../src/erp/tryton/trytonConfigSchema.js';
-import { runStock } from '../../../../src/sync/stock.js';
+import { runStock } from '../../../../src/sync/push/stock.js';
 import { runCli } from '../../../support/cli.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
 import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../../src/store/createOrderRepositories.js';
-import { runFeedback } from '../../../../src/sync/feedback.js';
-import { runOrders } from '../../../../src/sync/orders.js';
+import { runFeedback } from '../../../../src/sync/orders/feedback.js';
+import { runOrders } from '../../../../src/sync/orders/orders.js';
 import { CLI_ENTRY } from '../../../support/cli.js';
 import { CalendarDate } from '../../../../src/erp/tryton/trytonValues.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../../src/erp/ErpAdapter.js';
-import { explainSku } from '../../../../src/sync/explainSku.js';
-import { runOrders } from '../../../../src/sync/orders.js';
-import { createOrderReservations } from '../../../../src/sync/reservations.js';
-import { runStock } from '../../../../src/sync/stock.js';
-import type { SyncContext } from '../../../../src/sync/types.js';
+import { explainSku } from '../../../../src/diagnostics/explainSku.js';
+import { runOrders } from '../../../../src/sync/orders/orders.js';
+import { createOrderReservations } from '../../../../src/sync/orders/reservations.js';
+import { runStock } from '../../../../src/sync/push/stock.js';
+import type { SyncContext } from '../../../../src/sync/frame/types.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
 import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';
 

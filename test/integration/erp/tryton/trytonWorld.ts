@@ -9,7 +9,7 @@ import { silentLogger } from '../../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../../src/sandbox/startSandbox.js';
 import { openStore } from '../../../../src/store/index.js';
 import type { Store } from '../../../../src/store/Store.js';
-import type { SyncContext } from '../../../../src/sync/types.js';
+import type { SyncContext } from '../../../../src/sync/frame/types.js';
 import { startTryton, TRYTON_SEED, type TrytonServer } from '../../../support/trytonServer.js';
 
 /** A real Tryton (seeded), the sandbox with the seed's 20 SKUs as products, and a config between them. */

@@ -1,0 +1,214 @@
+import type { ApiClient } from '../../api/createApiClient.js';
+import type { BulkResult } from '../../api/envelope.js';
+import { ApiValidationError, ClientValidationError, PayloadTooLargeError } from '../../api/errors.js';
+import type { BulkPriceItem, BulkStockItem } from '../../api/inputs.js';
+import { itemKeyString, type ItemKey, type RecordSource, type Reject } from '../../domain/records.js';
+import type { FingerprintEntry, FingerprintPipeline } from '../../store/index.js';
+import { inFlightFingerprint, refusedFingerprint } from './fingerprint.js';
+import type { Lease } from '../frame/lease.js';
+import { classifyFailure, stopsTheRun } from '../frame/classifyFailure.js';
+import { reasonsByIndex, sendSplitting, type Refusal } from './splitOnRefusal.js';
+import type { RunFailure, SyncContext } from '../frame/types.js';
+
+export const NOT_ON_PLATFORM = 'not on the platform';
+
+/** One item ready to push: its key, the fingerprint of the value, and the request item. */
+export interface PushItem<W = BulkStockItem | BulkPriceItem> {
+  key: string;
+  /** The product SKU (the key without the variant). */
+  sku: string;
+  /** Where the ERP row is (file and line), for the reject when the platform refuses or lacks it. */
+  source?: RecordSource;
+  hash: string;
+  wire: W;
+}
+
+/**
+ * One bulk request's worth of items, as a scan produced it: plain JSON, so that a queue can carry
+ * it to a push job in another process. `generation` is the scan's: a batch never overwrites what a
+ * later scan had confirmed.
+ */
+export interface PushBatch<W = BulkStockItem | BulkPriceItem> {
+  pipeline: FingerprintPipeline;
+  generation: number;
+  items: PushItem<W>[];
+}
+
+/** What one batch came to; `failed` items are unconfirmed (sent again next run). */
+export interface BatchOutcome {
+  /** Items skipped because a later scan already confirmed a value for them. */
+  superseded: number;
+  applied: number;
+  notFound: number;
+  rejected: number;
+  failed: number;
+  /** Keys this batch recorded a reject for (refused, or not on the platform). */
+  rejectedKeys: string[];
+  /** Why the batch was not confirmed (with `failed`). */
+  error?: RunFailure;
+}
+
+/** A request refused as a whole for its content: split it to find the offenders. */
+export function classifyRefusal(error: unknown): Refusal | null {
+  if (error instanceof ApiValidationError || error instanceof ClientValidationError) {
+    return { message: `refused: ${error.message}`, byIndex: reasonsByIndex(error.fieldErrors) };
+  }
+  if (error instanceof PayloadTooLargeError) return { message: `refused: ${error.message}` };
+  return null;
+}
+
+/**
+ * Which sent items the platform did not find. It may echo an item as sent (SKU and variant SKU) or
+ * by its SKU alone: then every item of that SKU counts as not found, never as acknowledged.
+ */
+export function notFoundMatcher(refs: ItemKey[]): (item: { key: string; sku: string }) => boolean {
+  const keys = new Set(refs.map(itemKeyString));
+  const skus = new Set(refs.filter((ref) => !ref.variantSku).map((ref) => ref.sku));
+  return (item) => keys.has(item.key) || skus.has(item.sku);
+}
+
+/** The bulk endpoint of a push pipeline. */
+export function bulkSender(
+  pipeline: FingerprintPipeline,
+  client: ApiClient,
+): (wires: unknown[]) => Promise<BulkResult> {
+  return pipeline === 'stock'
+    ? (wires) => client.products.bulkStock(wires as BulkStockItem[])
+    : (wires) => client.products.bulkPrices(wires as BulkPriceItem[]);
+}
+
+/**
+ * Before a batch goes out, in one transaction: the fingerprints of its items that no later scan
+ * has written become "in flight", so that if its answer is lost (dropped connection, timeout, a
+ * 502 after the upstream applied it, the process killed) the items stay unknown and the next run
+ * sends them again whatever the ERP then says. The record stage replaces the marks with what the
+ * platform answered. Returns the items it marked, the ones to send: an item a later scan has
+ * written (a higher generation) is superseded, the guard behind the lease. Checking and marking
+ * in one statement per item spares the batch a second read of its fingerprints.
+ */
+export function markInFlight<W>(ctx: SyncContext, batch: PushBatch<W>): PushItem<W>[] {
+  const marked = ctx.store.fingerprints.markUnconfirmed(
+    batch.pipeline,
+    batch.items.map((item) => ({
+      key: item.key,
+      hash: inFlightFingerprint(item.hash),
+      generation: batch.generation,
+    })),
+  );
+  return batch.items.filter((item) => marked.has(item.key));
+}
+
+/** The platform's answers to one batch, item by item. */
+export interface SendResult<W> {
+  applied: PushItem<W>[];
+  missing: PushItem<W>[];
+  refused: { item: PushItem<W>; reason: string }[];
+}
+
+/** The send stage: one bulk request (split on a refusal), its answers matched back to the items. */
+export async function sendPushItems<W>(
+  ctx: SyncContext,
+  pipeline: FingerprintPipeline,
+  items: PushItem<W>[],
+): Promise<SendResult<W>> {
+  const send = bulkSender(pipeline, ctx.client);
+  const result = await sendSplitting(items, {
+    send: (part) => send(part.map((item) => item.wire)),
+    classify: classifyRefusal,
+  });
+  const out: SendResult<W> = { applied: [], missing: [], refused: result.rejected };
+  for (const { items: part, response } of result.accepted) {
+    const isMissing = notFoundMatcher(
+      (response as BulkResult).notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
+    );
+    for (const item of part) (isMissing(item) ? out.missing : out.applied).push(item);
+  }
+  return out;
+}
+
+/**
+ * The record stage, one transaction: acknowledged values get their fingerprint, refused ones a
+ * refused fingerprint and a reject, missing ones the not-on-the-platform mark and a reject; every
+ * write with the batch's generation (it never overwrites a later scan's).
+ */
+export function recordPushResult<W>(
+  ctx: SyncContext,
+  batch: Pick<PushBatch<W>, 'pipeline' | 'generation'>,
+  result: SendResult<W>,
+): Reject[] {
+  const { pipeline, generation } = batch;
+  const applied: FingerprintEntry[] = result.applied.map((item) => ({
+    key: item.key,
+    hash: item.hash,
+    generation,
+  }));
+  const refused: FingerprintEntry[] = result.refused.map(({ item }) => ({
+    key: item.key,
+    hash: refusedFingerprint(item.hash),
+    generation,
+  }));
+  const rejects: Reject[] = [
+    ...result.refused.map(({ item, reason }) => ({ pipeline, key: item.key, reason, source: item.source })),
+    ...result.missing.map(({ key, source }) => ({ pipeline, key, reason: NOT_ON_PLATFORM, source })),
+  ];
+  const { store } = ctx;
+  store.transaction(() => {
+    store.fingerprints.putMany(pipeline, applied);
+    store.fingerprints.putMany(pipeline, refused);
+    if (result.missing.length)
+      store.fingerprints.markMissing(
+        pipeline,
+        result.missing.map((item) => item.key),
+        generation,
+      );
+    if (rejects.length) store.rejects.recordMany(rejects);
+  });
+  return rejects;
+}
+
+/**
+ * Mark in flight, send and record ONE batch: what a push job does with a batch a scan produced (also in another
+ * process, later), and what run-once does inline. A transient failure leaves the batch unconfirmed
+ * (`failed`, sent again next run); a lost lease or a fatal error is thrown.
+ */
+export async function pushBatch<W>(
+  ctx: SyncContext,
+  batch: PushBatch<W>,
+  options: { lease?: Lease } = {},
+): Promise<BatchOutcome> {
+  const outcome: BatchOutcome = {
+    superseded: 0,
+    applied: 0,
+    notFound: 0,
+    rejected: 0,
+    failed: 0,
+    rejectedKeys: [],
+  };
+  options.lease?.assertHeld();
+  const fresh = markInFlight(ctx, batch);
+  outcome.superseded = batch.items.length - fresh.length;
+  if (fresh.length === 0) return outcome;
+  const log = ctx.logger.child({ pipeline: batch.pipeline });
+  try {
+    const result = await sendPushItems(ctx, batch.pipeline, fresh);
+    const rejects = recordPushResult(ctx, batch, result);
+    outcome.applied = result.applied.length;
+    outcome.notFound = result.missing.length;
+    outcome.rejected = result.refused.length;
+    outcome.rejectedKeys = rejects.map((reject) => reject.key);
+    if (result.missing.length)
+      log.warn(
+        { count: result.missing.length, first: result.missing.slice(0, 5).map((item) => item.key) },
+        `SKUs ${NOT_ON_PLATFORM}`,
+      );
+  } catch (error) {
+    if (stopsTheRun(error)) throw error;
+    outcome.failed = fresh.length;
+    outcome.error = classifyFailure(error);
+    log.warn(
+      { err: `${outcome.error.code}: ${outcome.error.message}`, items: fresh.length },
+      'batch not confirmed; it is sent again next run',
+    );
+  }
+  return outcome;
+}
