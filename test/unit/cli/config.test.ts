@@ -34,7 +34,7 @@ describe('configuration loading', () => {
       archive: false,
     });
     expect(config.sync).toMatchObject({
-      batchSize: 500,
+      batchSize: 1000,
       concurrency: 4,
       safetyBuffer: { units: 0, rules: [] },
     });
