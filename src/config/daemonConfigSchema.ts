@@ -89,6 +89,11 @@ export const queueSchema = z
     backoffSeconds: z.number().positive().default(2),
     /** While paused by a refused API key: seconds between GET /account probes; while order imports are held (the ERP failed them in a row): seconds between imports that try again. */
     probeSeconds: z.number().positive().default(180),
+    /**
+     * Seconds between the daemon's checks that the key still answers as the store's company
+     * (GET /account); another company pauses every queue until the right one answers again.
+     */
+    accountCheckSeconds: z.number().positive().default(300),
     /** Completed jobs kept this long (and at most keepCompleted of them). */
     keepCompletedSeconds: z.number().int().min(0).default(3600),
     keepCompleted: z.number().int().min(0).default(1000),
@@ -110,6 +115,7 @@ export const queueSchema = z
     attempts: 5,
     backoffSeconds: 2,
     probeSeconds: 180,
+    accountCheckSeconds: 300,
     keepCompletedSeconds: 3600,
     keepCompleted: 1000,
     keepFailedSeconds: 7 * 86_400,

@@ -10,6 +10,7 @@ import { RUN_JOBS } from './jobKinds.js';
 import type { PushPayload, ScanPayload } from './jobTypes.js';
 import { PUSH_CHILD_OPTIONS, PUSH_QUEUE, pushJobName } from './pushJob.js';
 import type { QueueClient } from './queueClient.js';
+import { queueTelemetry } from '../tracing/activeTracing.js';
 
 /**
  * The daemon's healer for `audit --fix`: per pipeline, one flow shaped like a scan's after its
@@ -25,7 +26,7 @@ export const healDriftQueued =
   async (batches) => {
     const outcome: HealOutcome = { via: 'daemon', summaries: [], enqueued: [], failures: [] };
     const jobOptions = defaultJobOptions(config.queue);
-    const flows = new FlowProducer({ connection: client.redis, prefix: client.prefix });
+    const flows = new FlowProducer({ connection: client.redis, prefix: client.prefix, ...queueTelemetry() });
     flows.on('error', () => undefined);
     try {
       for (const batch of healingBatches(batches)) {

@@ -11,6 +11,7 @@ import type { PushResult } from './pushJob.js';
 import { failureOfSummary } from './jobFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
 import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
+import { inSpan } from '../tracing/activeTracing.js';
 import { sumFlow } from './sumFlow.js';
 
 /**
@@ -54,20 +55,23 @@ export function defineScanJob(
         releaseFlow(store, pipeline, flowId);
         const earlierBatches = await finishedChildKeys(job);
         await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
-        const summary = await scanPush(
-          pipeline,
-          runtime.ctx,
-          { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
-          async (batch, lease) => {
-            // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
-            await runtime.enqueuePush(job, { batch, scanOwner: lease.owner });
-            batches += 1;
-          },
-          (scan, lease) => {
-            receipt = scan.receipt;
-            scannedAt = Date.now();
-            if (batches > 0) handToFlow(lease, flowId);
-          },
+        // The scan's span: the ERP read, the diff and each push job enqueued (their parent in the trace).
+        const summary = await inSpan(`scan ${pipeline}`, { 'erp_sync.pipeline': pipeline }, () =>
+          scanPush(
+            pipeline,
+            runtime.ctx,
+            { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
+            async (batch, lease) => {
+              // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
+              await runtime.enqueuePush(job, { batch, scanOwner: lease.owner });
+              batches += 1;
+            },
+            (scan, lease) => {
+              receipt = scan.receipt;
+              scannedAt = Date.now();
+              if (batches > 0) handToFlow(lease, flowId);
+            },
+          ),
         );
         if (batches === 0) {
           runtime.recordRun(summary);
