@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { isErpSyncError } from '../../domain/errors.js';
 import type { Lease } from './lease.js';
 import { acquirePipelineLease, dryRunLease } from './pipelineLease.js';
-import type { PipelineName } from './pipelineNames.js';
+import type { PipelineName } from '../../domain/pipelineNames.js';
 import { classifyFailure, describeFailure } from './classifyFailure.js';
 import { emptySummary } from './summary.js';
 import type { RequestCounter, RunOptions, RunSummary, SyncContext } from './types.js';
