@@ -60,7 +60,7 @@ const safetyRuleSchema = z.strictObject({
 
 const syncSchema = z
   .strictObject({
-    batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(500),
+    batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(LIMITS.bulkItemsMax),
     concurrency: z.number().int().min(1).max(32).default(4),
     safetyBuffer: z
       .strictObject({
@@ -83,7 +83,7 @@ const syncSchema = z
       .default({ ttlSeconds: 30, waitSeconds: 600 }),
   })
   .default({
-    batchSize: 500,
+    batchSize: LIMITS.bulkItemsMax,
     concurrency: 4,
     safetyBuffer: { units: 0, rules: [] },
     catalog: { overlapSeconds: 120, perPage: 100 },
@@ -159,6 +159,12 @@ export const configSchema = z.strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .default({ level: 'info' }),
+  /** OpenTelemetry traces: off unless env OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */
+  tracing: z
+    .strictObject({
+      otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+    })
+    .default({}),
   ...daemonConfigShape,
 });
 
@@ -198,6 +204,7 @@ const ENV_KEYS: EnvKey[] = [
   { env: 'ERP_SYNC_STORE', path: ['store', 'path'] },
   { env: 'LOG_LEVEL', path: ['log', 'level'] },
   { env: 'REDIS_URL', path: ['redis', 'url'] },
+  { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', path: ['tracing', 'otlpEndpoint'] },
 ];
 
 /** The adapter the raw configuration names (`erp.type`): its rules apply, no other adapter's. */
@@ -226,6 +233,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const value = env[name];
     if (value !== undefined && (value !== '' || emptyCounts)) setPath(raw, path, value);
   }
+  const keyFile = env.CMS_API_KEY_FILE;
+  if (keyFile) setPath(raw, ['api', 'apiKey'], readApiKeyFile(keyFile, env.CMS_API_KEY));
   const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
   return parseConfig(merged, file);
 }
@@ -275,6 +284,24 @@ function resolvePaths(
     node[last] = resolve(baseDir, value);
   }
   return out;
+}
+
+/**
+ * CMS_API_KEY_FILE: the key in a file (a Docker or systemd secret) that an operator can replace and
+ * the daemon re-reads on SIGHUP. One line break at the end is the file's, not the key's.
+ */
+function readApiKeyFile(file: string, inEnv: string | undefined): string {
+  if (inEnv) {
+    const issue = 'api.apiKey: set CMS_API_KEY or CMS_API_KEY_FILE, not both';
+    throw new ConfigError(`invalid configuration:\n  - ${issue}`, [issue]);
+  }
+  try {
+    return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    const issue = `api.apiKey: cannot read CMS_API_KEY_FILE ${file} (${reason})`;
+    throw new ConfigError(`invalid configuration:\n  - ${issue}`, [issue]);
+  }
 }
 
 /** A secret the adapter takes from the environment only is refused in a file that is copied around. */

@@ -1,5 +1,6 @@
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { SECRET_CONFIG_PATHS } from './config/secretPaths.js';
+import { traceLogFields } from './tracing/activeTracing.js';
 
 export type { Logger } from 'pino';
 
@@ -48,6 +49,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: { app: 'erp-sync' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // With OpenTelemetry on, each line logged within a traced run carries its trace_id and span_id.
+      mixin: traceLogFields,
     },
     options.pretty
       ? readableLines(options.destination ?? process.stderr)
@@ -63,7 +66,17 @@ const LEVEL_NAMES: Record<number, string> = {
   50: 'error',
   60: 'fatal',
 };
-const NOT_SHOWN = new Set(['level', 'time', 'app', 'msg', 'pid', 'hostname', 'module']);
+const NOT_SHOWN = new Set([
+  'level',
+  'time',
+  'app',
+  'msg',
+  'pid',
+  'hostname',
+  'module',
+  'trace_id',
+  'span_id',
+]);
 
 /** A destination that rewrites each JSON line (already redacted) as one readable line. */
 function readableLines(target: { write(text: string): unknown }): DestinationStream {

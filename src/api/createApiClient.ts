@@ -14,7 +14,13 @@ import {
   type ApiRecord,
   type ApiReturn,
 } from './schemas.js';
-import { HttpTransport, type ResponseInfo, type Transport, type TransportOptions } from './transport.js';
+import {
+  HttpTransport,
+  type Credentials,
+  type ResponseInfo,
+  type Transport,
+  type TransportOptions,
+} from './transport.js';
 
 export type ApiClientOptions = TransportOptions;
 
@@ -45,6 +51,11 @@ export interface ApiClient {
    */
   observe(onResponse: (info: ResponseInfo) => void): ApiClient;
   /**
+   * Later requests of this client and of its views go to this base URL with this key (the daemon
+   * reloading its configuration); requests already sent keep theirs.
+   */
+  useCredentials(credentials: Credentials): void;
+  /**
    * Ends retry waits at once (those calls reject with their last error), lets requests on the wire
    * finish, then closes the connection pool. Later calls reject at once.
    */
@@ -55,7 +66,15 @@ export interface ApiClient {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   if (!options.apiKey) throw new TypeError('createApiClient: apiKey is required');
   const transport = new HttpTransport(options);
-  return clientOver(transport, () => transport.close());
+  return clientOver(transport, {
+    close: () => transport.close(),
+    useCredentials: (credentials) => transport.useCredentials(credentials),
+  });
+}
+
+interface ClientControls {
+  close(): Promise<void>;
+  useCredentials(credentials: Credentials): void;
 }
 
 function observed(transport: Transport, onResponse: (info: ResponseInfo) => void): Transport {
@@ -70,7 +89,7 @@ function observed(transport: Transport, onResponse: (info: ResponseInfo) => void
   };
 }
 
-function clientOver(transport: Transport, close: () => Promise<void>): ApiClient {
+function clientOver(transport: Transport, controls: ClientControls): ApiClient {
   const categories = readApi(transport, 'categories', '/categories', apiCategorySchema);
   const offers = readApi(transport, 'offers', '/offers', apiOfferSchema);
   return {
@@ -91,7 +110,12 @@ function clientOver(transport: Transport, close: () => Promise<void>): ApiClient
     currencies: listApi(transport, 'currencies', '/general/currencies', apiObjectSchema),
     languages: listApi(transport, 'languages', '/general/languages', apiObjectSchema),
     countries: listApi(transport, 'countries', '/general/countries', apiObjectSchema),
-    observe: (onResponse) => clientOver(observed(transport, onResponse), () => Promise.resolve()),
-    close,
+    observe: (onResponse) =>
+      clientOver(observed(transport, onResponse), {
+        close: () => Promise.resolve(),
+        useCredentials: controls.useCredentials,
+      }),
+    useCredentials: controls.useCredentials,
+    close: controls.close,
   };
 }

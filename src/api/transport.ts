@@ -75,6 +75,9 @@ export interface CallHooks {
 }
 
 /** What the resources need from a transport: one call at a time, with optional per-call hooks. */
+/** Where requests go and the key they carry. */
+export type Credentials = Pick<TransportOptions, 'baseUrl' | 'apiKey' | 'authHeader'>;
+
 export interface Transport {
   send(spec: RequestSpec, hooks?: CallHooks): Promise<ApiResponse>;
 }
@@ -95,10 +98,11 @@ function buildQuery(query: Record<string, QueryValue> | undefined): string {
  * touches the network; everything above it speaks RequestSpec and parsed bodies.
  */
 export class HttpTransport implements Transport {
-  readonly #origin: string;
-  readonly #basePath: string;
-  readonly #headers: Record<string, string>;
-  readonly #secret: string;
+  #origin = '';
+  #basePath = '';
+  #headers: Record<string, string> = {};
+  #secret = '';
+  readonly #userAgent: string;
   readonly #agent: Agent;
   readonly #keepAlive: boolean;
   readonly #timeoutMs: number;
@@ -111,26 +115,11 @@ export class HttpTransport implements Transport {
   #closed: Promise<void> = Promise.resolve();
 
   constructor(options: TransportOptions) {
-    // Checked here, not by undici at the first request (where it would be retried as a network error).
-    if (!/^[\x21-\x7e]+$/.test(options.apiKey)) {
-      throw new TypeError(
-        'createApiClient: apiKey must be printable ASCII without spaces (as sent in a header)',
-      );
-    }
     if (options.userAgent !== undefined && !/^[\x20-\x7e]+$/.test(options.userAgent)) {
       throw new TypeError('createApiClient: userAgent must be printable ASCII');
     }
-    const base = new URL(options.baseUrl);
-    this.#origin = base.origin;
-    this.#basePath = base.pathname.replace(/\/+$/, '');
-    this.#secret = options.apiKey;
-    this.#headers = {
-      accept: 'application/json',
-      'user-agent': options.userAgent ?? `erp-sync/${VERSION}`,
-      ...(options.authHeader === 'x-api-key'
-        ? { 'x-api-key': options.apiKey }
-        : { authorization: `Bearer ${options.apiKey}` }),
-    };
+    this.#userAgent = options.userAgent ?? `erp-sync/${VERSION}`;
+    this.useCredentials(options);
     this.#keepAlive = options.keepAlive ?? true;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#agent = new Agent({
@@ -152,6 +141,30 @@ export class HttpTransport implements Transport {
     this.#logger = 'module' in logger.bindings() ? logger : logger.child({ module: 'api' });
     this.#onResponse = options.onResponse;
     this.#signal = options.signal;
+  }
+
+  /**
+   * Later requests go to this base URL with this key (the daemon's configuration reload); a
+   * request already sent keeps its own. The connection pool is per origin, so it is kept.
+   */
+  useCredentials(credentials: Credentials): void {
+    // Checked here, not by undici at the first request (where it would be retried as a network error).
+    if (!/^[\x21-\x7e]+$/.test(credentials.apiKey)) {
+      throw new TypeError(
+        'createApiClient: apiKey must be printable ASCII without spaces (as sent in a header)',
+      );
+    }
+    const base = new URL(credentials.baseUrl);
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
+    this.#secret = credentials.apiKey;
+    this.#headers = {
+      accept: 'application/json',
+      'user-agent': this.#userAgent,
+      ...(credentials.authHeader === 'x-api-key'
+        ? { 'x-api-key': credentials.apiKey }
+        : { authorization: `Bearer ${credentials.apiKey}` }),
+    };
   }
 
   /** Sends the request, retrying what is safe to retry; resolves with a 2xx response or throws an ApiError. */

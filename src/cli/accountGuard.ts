@@ -1,5 +1,6 @@
 import { describeError, isErpSyncError } from '../domain/errors.js';
 import { StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
+import { logAccountMoved } from '../sync/logAccountMoved.js';
 import { verifyStoreAccount } from '../sync/storeAccount.js';
 import type { SyncContext } from '../sync/frame/types.js';
 import { EXIT_OTHER_ACCOUNT } from './exitCodes.js';
@@ -14,7 +15,10 @@ export async function refuseOtherAccount(
   options: { dryRun: boolean },
 ): Promise<number | undefined> {
   try {
-    await verifyStoreAccount(ctx.store, ctx.client, ctx.config.api.baseUrl, { bind: !options.dryRun });
+    const check = await verifyStoreAccount(ctx.store, ctx.client, ctx.config.api.baseUrl, {
+      bind: !options.dryRun,
+    });
+    if (check.movedFrom) logAccountMoved(ctx.logger, check.movedFrom, check.current);
     return undefined;
   } catch (error) {
     if (error instanceof StoreAccountMismatchError) {

@@ -8,7 +8,7 @@ import { createLogger } from '../logger.js';
 import { checkRedis } from '../queue/checkRedis.js';
 import { openStore } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
-import { accountIdentity, sameAccount } from '../sync/storeAccount.js';
+import { accountIdentity, compareAccounts } from '../sync/storeAccount.js';
 import { describeAccount, StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_OTHER_ACCOUNT } from './exitCodes.js';
 
@@ -91,9 +91,14 @@ function checkStore(config: Config, account: ApiAccount | undefined): CheckLine 
       const bound = store.account.get();
       if (!bound) return { what: 'store', ok: true, details: `${path} (not bound to an account yet)` };
       const current = account ? accountIdentity(config.api.baseUrl, account) : undefined;
-      if (current && !sameAccount(bound, current)) {
+      const verdict = current ? compareAccounts(bound, current) : 'same';
+      if (current && verdict === 'other') {
         const mismatch = new StoreAccountMismatchError(path, bound, current);
         return { what: 'store', ok: false, details: mismatch.message, exitCode: EXIT_OTHER_ACCOUNT };
+      }
+      if (current && verdict === 'moved') {
+        const moved = `the same company now answers at ${current.baseUrl}: the next run records the new address`;
+        return { what: 'store', ok: true, details: `${path} (${describeAccount(bound)}; ${moved})` };
       }
       return { what: 'store', ok: true, details: `${path} (${describeAccount(bound)})` };
     } finally {

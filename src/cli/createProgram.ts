@@ -54,6 +54,11 @@ export function createProgram(): Command {
       'add N bulk products BULK-000001.. to the primary company',
       integer('--extra-products', 0),
     )
+    .option(
+      '--bulk-max <n>',
+      'most items a bulk request may carry (default 1000); fewer stands in for a stricter platform',
+      integer('--bulk-max', 1, 1000),
+    )
     .option('--log-level <level>', 'sandbox log level (stderr)', 'info')
     .action(lazy(async () => (await import('./sandboxCommand.js')).sandboxCommand));
 

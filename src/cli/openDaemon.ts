@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { ApiConfig, Config } from '../config.js';
 import { createDaemon } from '../queue/createDaemon.js';
 import { createMetrics, DASHBOARD_PASSWORD_ENV, startOpsServer, type Metrics } from '../server/index.js';
 import { storeMetricsReader } from '../server/storeMetricsReader.js';
@@ -13,6 +13,8 @@ export interface OpenDaemon {
   /** The ops server's URL (the console at `/`, `/healthz`, `/readyz`, `/metrics`, Bull Board at `/queues`). */
   readonly url: string;
   start(): Promise<void>;
+  /** The configuration was read again (SIGHUP): its API key and base URL are checked, then used. */
+  reload(api: ApiConfig): Promise<void>;
   /** Stops the schedules, lets running jobs finish within shutdownGraceSeconds, closes everything. */
   close(): Promise<void>;
 }
@@ -53,6 +55,7 @@ export async function openDaemon(
     onPausedChange: (paused) => live.setPaused(paused),
     onJobFailure: (queue, code) => live.recordJobFailure(queue, code),
     onImportsHeldChange: (held) => live.setImportsHeld(held),
+    onFlowStuck: (pipeline) => live.recordFlowStuck(pipeline),
     onWatchState: (state) => live.setErpWatching(state.watching),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
@@ -76,6 +79,7 @@ export async function openDaemon(
   return {
     url: ops.url,
     start: () => daemon.start(),
+    reload: (api) => daemon.reload(api),
     async close() {
       try {
         await daemon.close();

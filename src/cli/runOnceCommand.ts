@@ -9,6 +9,8 @@ import { runPipeline } from '../sync/runPipeline.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
 import { createRunProgressRecorder } from '../sync/frame/runProgress.js';
 import type { RunFailure, RunSummary } from '../sync/frame/types.js';
+import { inSpan } from '../tracing/activeTracing.js';
+import { startTracing } from '../tracing/startTracing.js';
 import { refuseOtherAccount } from './accountGuard.js';
 import { EXIT_FAILED, EXIT_FATAL, EXIT_OK, EXIT_USAGE } from './exitCodes.js';
 import { createProgressReporter } from './progress.js';
@@ -43,6 +45,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
+  const stopTracing = await startTracing(config, logger);
   const ctx = await createSyncContext(config, logger);
   // `status` shows a running run's counts so far.
   const recordProgress = createRunProgressRecorder(ctx.store);
@@ -51,15 +54,18 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
     const refused = await refuseOtherAccount(ctx, { dryRun: options.dryRun });
     if (refused !== undefined) return refused;
     for (const name of names) {
-      const summary = await runPipeline(name, ctx, {
-        full: options.full,
-        dryRun: options.dryRun,
-        onProgress: (event) => {
-          progress.onProgress(event);
-          recordProgress(event);
-        },
-        signal: abort.signal,
-      });
+      const run = { 'erp_sync.pipeline': name, 'erp_sync.trigger': 'run-once' };
+      const summary = await inSpan(`run ${name}`, run, () =>
+        runPipeline(name, ctx, {
+          full: options.full,
+          dryRun: options.dryRun,
+          onProgress: (event) => {
+            progress.onProgress(event);
+            recordProgress(event);
+          },
+          signal: abort.signal,
+        }),
+      );
       summaries.push(summary);
       if (summary.error?.kind === 'fatal' || abort.signal.aborted) break;
       if (unreachable(summary)) {
@@ -78,6 +84,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await closeSyncContext(ctx);
+    await stopTracing().catch(() => undefined);
   }
 
   if (options.json) process.stdout.write(`${JSON.stringify({ summaries }, null, 2)}\n`);

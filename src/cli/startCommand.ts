@@ -1,16 +1,21 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
-import { openDaemon } from './openDaemon.js';
+import { describeError } from '../domain/errors.js';
+import { createLogger, type Logger } from '../logger.js';
+import { startTracing } from '../tracing/startTracing.js';
+import { openDaemon, type OpenDaemon } from './openDaemon.js';
 
 /**
  * `erp-sync start`: the daemon in the foreground. Prints one JSON line on stdout once Redis is
  * connected, the workers run and the ops server listens; logs go to stderr. SIGTERM/SIGINT stop
  * the schedules, let running jobs finish within shutdownGraceSeconds, close everything, exit 0.
+ * A store bound to another company refuses the start (exit 65, as run-once), before any job runs.
  */
 export async function startDaemon(configFile: string | undefined): Promise<void> {
   const config = loadConfig({ file: configFile });
   const logger = createLogger({ level: config.log.level });
+  // Before the daemon: its queues and workers take BullMQ's telemetry option when they are made.
+  const stopTracing = await startTracing(config, logger);
   const daemon = await openDaemon(config, logger);
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals): void => {
@@ -21,12 +26,14 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
       } catch (error) {
         logger.error({ err: error }, 'error while shutting down');
       }
+      await stopTracing().catch(() => undefined);
       logger.info('stopped');
       process.exit(0);
     })();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.on('SIGHUP', () => void reloadConfig(daemon, configFile, logger));
 
   try {
     await daemon.start();
@@ -37,6 +44,27 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
   }
   if (stopping) return;
   process.stdout.write(`${JSON.stringify({ event: 'ready', url: daemon.url })}\n`);
+}
+
+/**
+ * SIGHUP (systemd's ExecReload): the configuration and CMS_API_KEY_FILE are read again and a
+ * changed API key or base URL is used once it answers as the store's company. Other settings take
+ * effect at the next start.
+ */
+async function reloadConfig(
+  daemon: OpenDaemon,
+  configFile: string | undefined,
+  logger: Logger,
+): Promise<void> {
+  logger.info('SIGHUP: reading the configuration again (the API key and base URL take effect now)');
+  try {
+    await daemon.reload(loadConfig({ file: configFile }).api);
+  } catch (error) {
+    logger.error(
+      { err: describeError(error) },
+      'the configuration could not be reloaded: the daemon goes on with the one it has',
+    );
+  }
 }
 
 /** `erp-sync start`. */

@@ -94,6 +94,9 @@ export function formatStatusReport(report: StatusReport): string {
   const lines: string[] = [
     `store: ${report.store}`,
     `account: ${report.account ? `${describeAccount(report.account).replace(/^the account /, '')} (since ${report.account.boundAt})` : 'none yet (the first run binds the store to its account)'}`,
+    ...(report.account?.previousBaseUrl
+      ? [`  address changed from ${report.account.previousBaseUrl} at ${report.account.movedAt ?? '?'}`]
+      : []),
     '',
     'last runs:',
   ];

@@ -89,6 +89,11 @@ export const queueSchema = z
     backoffSeconds: z.number().positive().default(2),
     /** While paused by a refused API key: seconds between GET /account probes; while order imports are held (the ERP failed them in a row): seconds between imports that try again. */
     probeSeconds: z.number().positive().default(180),
+    /**
+     * Seconds between the daemon's checks that the key still answers as the store's company
+     * (GET /account); another company pauses every queue until the right one answers again.
+     */
+    accountCheckSeconds: z.number().positive().default(300),
     /** Completed jobs kept this long (and at most keepCompleted of them). */
     keepCompletedSeconds: z.number().int().min(0).default(3600),
     keepCompleted: z.number().int().min(0).default(1000),
@@ -99,16 +104,23 @@ export const queueSchema = z
       .min(0)
       .default(7 * 86_400),
     keepFailed: z.number().int().min(0).default(5000),
+    /**
+     * Upper bound in seconds on how long a push flow may hold its pipeline; null: the limit derived
+     * from its batch count and the timeouts (src/queue/flowLimit.ts) alone.
+     */
+    flowLimitSeconds: z.number().positive().nullable().default(null),
   })
   .default({
     rateLimit: null,
     attempts: 5,
     backoffSeconds: 2,
     probeSeconds: 180,
+    accountCheckSeconds: 300,
     keepCompletedSeconds: 3600,
     keepCompleted: 1000,
     keepFailedSeconds: 7 * 86_400,
     keepFailed: 5000,
+    flowLimitSeconds: null,
   });
 
 export const daemonConfigShape = {

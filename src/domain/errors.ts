@@ -36,6 +36,8 @@ export const ERROR_CATALOGUE = {
   erp_permission: { retryable: false, fatal: false },
   // Redis (the daemon's queues)
   redis_unavailable: { retryable: true, fatal: false },
+  /** A push flow held its pipeline past its limit (a batch that never ends): failed, its items resent. */
+  flow_stuck: { retryable: false, fatal: false },
   // local store
   store_failure: { retryable: false, fatal: true },
   store_account_mismatch: { retryable: false, fatal: true },

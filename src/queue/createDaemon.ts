@@ -1,12 +1,14 @@
 import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { ApiConfig, Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
 import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
+import { createAccountGate } from './createAccountGate.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES } from './flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
+import { flowLimitMs } from './flowLimit.js';
 import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
 import { runJobByName } from './jobKinds.js';
 import type { JobRuntime } from './jobRuntime.js';
@@ -19,6 +21,8 @@ import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConn
 import { reportQueueErrors } from './reportQueueErrors.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
 import { startErpWatch } from './startErpWatch.js';
+import { failStuckFlow, flowAlive, inspectFlow } from './stuckFlow.js';
+import { inSpan, queueTelemetry } from '../tracing/activeTracing.js';
 
 export interface Readiness {
   ready: boolean;
@@ -39,6 +43,8 @@ export interface DaemonOptions {
   onJobFailure?: (queue: QueueName, code: string) => void;
   /** Order imports held (the ERP failed them in a row) or going again. */
   onImportsHeldChange?: (held: boolean) => void;
+  /** A push flow held its pipeline past its limit: failed, its lease released. */
+  onFlowStuck?: (pipeline: string) => void;
   /** The ERP watch (instant triggers) started, lost its connection or resumed. */
   onWatchState?: (state: ErpWatchState) => void;
 }
@@ -48,6 +54,8 @@ export interface Daemon {
   /** Connects to Redis (waiting while it is away), adopts a recorded pause, starts workers and schedules. */
   start(): Promise<void>;
   readiness(): Promise<Readiness>;
+  /** The configuration was read again (SIGHUP): new API credentials are checked, then used. */
+  reload(api: ApiConfig): Promise<void>;
   schedules(): Schedules | null;
   /** Stops the schedules, lets running jobs finish within shutdownGraceSeconds, closes Redis. */
   close(): Promise<void>;
@@ -69,9 +77,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
   errors.connection('worker', workerConnection);
 
   const jobOptions = defaultJobOptions(config.queue);
-  const runs = new Queue('runs', { connection: producer, prefix, defaultJobOptions: jobOptions });
-  const pushes = new Queue('pushes', { connection: producer, prefix, defaultJobOptions: jobOptions });
-  const imports = new Queue('imports', { connection: producer, prefix, defaultJobOptions: jobOptions });
+  const queueOptions = { connection: producer, prefix, defaultJobOptions: jobOptions, ...queueTelemetry() };
+  const runs = new Queue('runs', queueOptions);
+  const pushes = new Queue('pushes', queueOptions);
+  const imports = new Queue('imports', queueOptions);
   const queues: Queue[] = [runs, pushes, imports];
   for (const queue of queues) errors.queue(queue);
 
@@ -92,6 +101,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger: log,
     onChange: (paused) => options.onPausedChange?.(paused),
   });
+
+  const gate = createAccountGate(config, log, options.ctx, workers);
 
   const importHold = new ImportHold({
     holdMs: config.queue.probeSeconds * 1000,
@@ -119,12 +130,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         ...PUSH_CHILD_OPTIONS,
       });
     },
-    flowAlive: async (scanJobId) => {
-      const job = await runs.getJob(scanJobId);
-      return job
-        ? ['active', 'waiting-children', 'waiting', 'delayed'].includes(await job.getState())
-        : false;
-    },
+    flowAlive: (scanJobId) => flowAlive(runs, scanJobId),
     enqueueImports: async (orderIds, listed) => {
       const enqueue = async (orderId: number): Promise<void> => {
         const order = listed.get(orderId);
@@ -144,7 +150,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const processRuns = async (job: Job<RunPayload>, token?: string, signal?: AbortSignal) => {
     const kind = runJobByName(job.name);
     if (!kind) throw new Error(`unknown job ${job.name} on the runs queue`);
-    return kind.process(job, runtime, signal, token);
+    return inSpan(`run ${kind.pipeline}`, spanAttributes(job, kind.pipeline), () =>
+      kind.process(job, runtime, signal, token),
+    );
   };
   const processImports = async (job: Job<ImportPayload>) => {
     if (job.name !== orderImportJob.name) throw new Error(`unknown job ${job.name} on the imports queue`);
@@ -153,16 +161,22 @@ export function createDaemon(options: DaemonOptions): Daemon {
   const processPushes = async (job: Job<PushPayload>, _token?: string, signal?: AbortSignal) => {
     if (!(pushJob.names as readonly string[]).includes(job.name))
       throw new Error(`unknown job ${job.name} on the pushes queue`);
-    return pushJob.process(job, runtime, signal);
+    return inSpan(`push ${job.data.batch.pipeline}`, spanAttributes(job, job.data.batch.pipeline), () =>
+      pushJob.process(job, runtime, signal),
+    );
   };
 
   const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start' | 'watch'): Promise<void> => {
-    await enqueueRun(runs, pipeline, { trigger: reason });
+    // The root of the run's trace: BullMQ carries it to the job, the job to its push jobs.
+    await inSpan(`trigger ${pipeline}`, { 'erp_sync.pipeline': pipeline, 'erp_sync.trigger': reason }, () =>
+      enqueueRun(runs, pipeline, { trigger: reason }),
+    );
   };
 
   return {
     queues,
     async start() {
+      await gate.start();
       const warn = setInterval(
         () => log.warn({ redis: redactRedisUrl(config.redis.url) }, 'waiting for Redis'),
         10_000,
@@ -173,27 +187,30 @@ export function createDaemon(options: DaemonOptions): Daemon {
         clearInterval(warn);
       }
       await pause.adopt();
-      const worker = new Worker('runs', processRuns, {
+      const worker = new Worker('runs', gate.guard(processRuns), {
         connection: workerConnection,
         prefix,
         concurrency: RUNS_CONCURRENCY,
         ...WORKER_TIMING,
+        ...queueTelemetry(),
       });
       const rateLimit = config.queue.rateLimit;
-      const pushWorker = new Worker('pushes', processPushes, {
+      const pushWorker = new Worker('pushes', gate.guard(processPushes), {
         connection: workerConnection,
         prefix,
         concurrency: config.sync.concurrency,
         ...WORKER_TIMING,
+        ...queueTelemetry(),
         ...(rateLimit
           ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
           : {}),
       });
-      const importWorker = new Worker('imports', processImports, {
+      const importWorker = new Worker('imports', gate.guard(processImports), {
         connection: workerConnection,
         prefix,
         concurrency: config.orders.concurrency,
         ...WORKER_TIMING,
+        ...queueTelemetry(),
         ...(rateLimit
           ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
           : {}),
@@ -202,13 +219,19 @@ export function createDaemon(options: DaemonOptions): Daemon {
         store: options.ctx.store,
         pipelines: FLOW_PIPELINES,
         ttlMs: config.sync.lease.ttlSeconds * 1000,
-        pushing: async (scanJobId) =>
-          (await (await runs.getJob(scanJobId))?.getState()) === 'waiting-children',
+        inspect: (scanJobId) => inspectFlow(runs, scanJobId),
+        limitMs: (batches) => flowLimitMs(batches, config),
+        failStuck: (scanJobId, error) => failStuckFlow(runs, pushes, scanJobId, error.message),
+        onStuck: (pipeline, error) => {
+          log.warn({ pipeline, err: error.message }, 'failed a flow that held its pipeline too long');
+          options.onFlowStuck?.(pipeline);
+        },
         onError: (error) => log.warn({ err: error.message }, 'could not renew a flow lease'),
       });
       workers.set('runs', worker);
       workers.set('pushes', pushWorker);
       workers.set('imports', importWorker);
+      gate.workersStarted();
       for (const w of [worker, pushWorker, importWorker]) {
         errors.worker(w);
         w.on('failed', (job, error) => {
@@ -240,12 +263,16 @@ export function createDaemon(options: DaemonOptions): Daemon {
       // A pause recorded in Redis by another replica counts too.
       const paused = pause.paused ?? (await readPauseState(producer, prefix).catch(() => null));
       const reasons = paused ? [`paused: ${paused.reason}`] : [];
+      const account = gate.reason();
+      if (account) reasons.push(account);
       const held = importHold.reason();
       if (held) reasons.push(held);
       return { ready: reasons.length === 0, reasons };
     },
     schedules: () => schedules,
+    reload: (api) => gate.reload(api),
     async close() {
+      gate.close();
       await watch?.stop();
       await schedules?.stop();
       pause.close();
@@ -283,4 +310,14 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What a job's span says of it: no payload, only names and the attempt. */
+function spanAttributes(job: Job, pipeline: PipelineName): Record<string, string | number> {
+  return {
+    'erp_sync.pipeline': pipeline,
+    'messaging.message.id': job.id ?? '',
+    'erp_sync.job': job.name,
+    'erp_sync.attempt': job.attemptsMade + 1,
+  };
 }

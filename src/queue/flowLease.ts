@@ -31,28 +31,32 @@ export interface FlowLeaseOptions {
   waitMs: number;
   signal?: AbortSignal;
   pollMs?: number;
+  /** Whether the flow still lives (asked before taking a free lease: a failed flow's late batch sends nothing). */
+  alive: () => Promise<boolean>;
 }
 
 /**
  * Before a push job sends: the lease must be its flow's (or still its scan's, while the scan reads
- * on). Extends the flow's hold; waits while another run holds it (a run-once, say).
+ * on). Extends the flow's hold; waits while another run holds it (a run-once, say). `ended`: the
+ * lease is free and the flow is gone (failed as stuck, lost with Redis): the batch must not go out.
  */
 export async function enterFlowLease(
   store: Store,
   pipeline: string,
   options: FlowLeaseOptions,
-): Promise<boolean> {
+): Promise<'entered' | 'busy' | 'ended'> {
   const name = pushLeaseName(pipeline);
   const deadline = Date.now() + options.waitMs;
   for (;;) {
     const holder = store.leases.holder(name)?.owner;
-    if (holder === options.scanOwner) return true;
-    if (
-      (holder === undefined || holder === options.owner) &&
-      store.leases.acquire(name, options.owner, options.ttlMs)
-    )
-      return true;
-    if (Date.now() > deadline || options.signal?.aborted) return false;
+    if (holder === options.scanOwner) return 'entered';
+    if (holder === options.owner && store.leases.acquire(name, options.owner, options.ttlMs))
+      return 'entered';
+    if (holder === undefined) {
+      if (!(await options.alive())) return 'ended';
+      if (store.leases.acquire(name, options.owner, options.ttlMs)) return 'entered';
+    }
+    if (Date.now() > deadline || options.signal?.aborted) return 'busy';
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
   }
 }

@@ -1,5 +1,7 @@
 import type { Store } from '../store/index.js';
+import { FlowStuckError } from './FlowStuckError.js';
 import { pushLeaseName } from './flowLease.js';
+import type { FlowView } from './stuckFlow.js';
 
 export interface FlowLeaseKeeperOptions {
   store: Store;
@@ -7,8 +9,14 @@ export interface FlowLeaseKeeperOptions {
   pipelines: readonly string[];
   /** `sync.lease.ttlSeconds` in ms: each renewal extends the hold by this much. */
   ttlMs: number;
-  /** Whether the scan job still waits for push jobs of its flow (its state is `waiting-children`). */
-  pushing: (scanJobId: string) => Promise<boolean>;
+  /** The flow of a scan job as Redis has it (null: gone). */
+  inspect: (scanJobId: string) => Promise<FlowView | null>;
+  /** How long a flow of this many batches may hold its pipeline (flowLimit.ts). */
+  limitMs: (batches: number) => number;
+  /** Fails a flow past its limit in Redis (stuckFlow.ts); the keeper then releases its lease. */
+  failStuck: (scanJobId: string, error: FlowStuckError) => Promise<void>;
+  /** A stuck flow was failed and its lease released by this keeper: a metric, a log line. */
+  onStuck?: (pipeline: string, error: FlowStuckError) => void;
   onError?: (error: Error) => void;
 }
 
@@ -24,7 +32,9 @@ export interface FlowLeaseKeeper {
  * Renewal comes from a live daemon only: with every daemon dead the hold lapses after the TTL,
  * and a restarted one renews it again once it finds the flow still waiting in Redis. A scan job
  * that is itself running (a re-run after a crash) is not pushing: it settles its earlier attempt
- * and takes the lease anew.
+ * and takes the lease anew. The renewal is bounded: a flow older than its limit (a child that
+ * never ends, a parent BullMQ never wakes) is failed and its lease released, so it cannot hold the
+ * pipeline for as long as a daemon lives.
  */
 export function startFlowLeaseKeeper(options: FlowLeaseKeeperOptions): FlowLeaseKeeper {
   const intervalMs = Math.max(50, Math.floor(options.ttlMs / 3));
@@ -35,9 +45,19 @@ export function startFlowLeaseKeeper(options: FlowLeaseKeeperOptions): FlowLease
       const name = pushLeaseName(pipeline);
       const owner = options.store.leases.holder(name)?.owner;
       if (!owner?.startsWith('flow-')) continue;
-      // Fenced by the owner: a flow that ended (released) meanwhile, or a run that took over, is left alone.
-      if (await options.pushing(owner.slice('flow-'.length)))
+      const scanJobId = owner.slice('flow-'.length);
+      const flow = await options.inspect(scanJobId);
+      if (!flow?.pushing) continue;
+      const limitMs = options.limitMs(flow.batches);
+      if (flow.ageMs <= limitMs) {
+        // Fenced by the owner: a flow that ended (released) meanwhile, or a run that took over, is left alone.
         options.store.leases.renew(name, owner, options.ttlMs);
+        continue;
+      }
+      const error = new FlowStuckError(pipeline, flow.ageMs, limitMs);
+      await options.failStuck(scanJobId, error);
+      // Two replicas may both fail it: the one whose release took the lease reports it.
+      if (options.store.leases.release(name, owner)) options.onStuck?.(pipeline, error);
     }
   };
   const schedule = (): void => {

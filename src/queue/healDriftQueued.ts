@@ -11,6 +11,7 @@ import { RUN_JOBS } from './jobKinds.js';
 import type { PushPayload, ScanPayload } from './jobTypes.js';
 import { PUSH_CHILD_OPTIONS, PUSH_QUEUE, pushJobName } from './pushJob.js';
 import type { QueueClient } from './queueClient.js';
+import { queueTelemetry } from '../tracing/activeTracing.js';
 
 /**
  * The daemon's healer for `audit --fix`: per pipeline, one flow shaped like a scan's after its
@@ -26,7 +27,7 @@ export const healDriftQueued =
   async (batches) => {
     const outcome: HealOutcome = { via: 'daemon', summaries: [], enqueued: [], failures: [] };
     const jobOptions = defaultJobOptions(config.queue);
-    const flows = new FlowProducer({ connection: client.redis, prefix: client.prefix });
+    const flows = new FlowProducer({ connection: client.redis, prefix: client.prefix, ...queueTelemetry() });
     flows.on('error', () => undefined);
     try {
       for (const batch of healingBatches(batches)) {
@@ -41,7 +42,7 @@ export const healDriftQueued =
           trigger: 'audit',
           requestedAt: new Date().toISOString(),
           step: 'scanned',
-          scan: { summary, receipt: null, batches: parts.length },
+          scan: { summary, receipt: null, batches: parts.length, scannedAt: Date.now() },
         };
         const children: FlowJob[] = parts.map((items) => {
           const data: PushPayload = {

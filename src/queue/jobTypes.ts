@@ -26,9 +26,13 @@ export interface ScanPayload extends RunPayload {
     summary: RunSummary;
     receipt: string | null;
     batches: number;
+    /** When the scan handed the lease to its flow (ms since the epoch): the flow's age counts from here. */
+    scannedAt?: number;
     /** Keys of push jobs an earlier attempt of this job had finished: left out of the sums. */
     earlierBatches?: string[];
   };
+  /** Set by the daemon that failed the flow for holding its pipeline too long (FlowStuckError's message). */
+  stuck?: string;
 }
 
 /** One bulk request of a scan, with the owners of the pipeline lease it may send under. */

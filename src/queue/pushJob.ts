@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
 import { pushBatch } from '../sync/push/pushBatch.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
@@ -41,8 +41,14 @@ export const pushJob = {
       ttlMs: ttlSeconds * 1000,
       waitMs: waitSeconds * 1000,
       ...(signal ? { signal } : {}),
+      alive: async () => (job.parent?.id ? runtime.flowAlive(job.parent.id) : false),
     });
-    if (!entered) throw new Error(`another run holds sync:${batch.pipeline}; the batch is tried again`);
+    if (entered === 'ended')
+      throw new UnrecoverableError(
+        `its ${batch.pipeline} flow has ended (failed or lost): the batch is not sent`,
+      );
+    if (entered === 'busy')
+      throw new Error(`another run holds sync:${batch.pipeline}; the batch is tried again`);
     const { ctx, counter } = bindRun(runtime.ctx);
     let outcome: BatchOutcome;
     try {

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../config/daemonConfigSchema.js';
 import { QUEUE_NAMES, type QueueName } from './jobTypes.js';
 import { openRedis } from './redisConnection.js';
+import { queueTelemetry } from '../tracing/activeTracing.js';
 
 /** The daemon's queues as seen from a CLI command (sync, jobs, status): producer side only. */
 export interface QueueClient {
@@ -27,7 +28,7 @@ export async function openQueueClient(config: RedisConfig, timeoutMs = 5_000): P
   const queue = (name: QueueName): Queue => {
     let q = opened.get(name);
     if (!q) {
-      q = new BullQueue(name, { connection: redis, prefix: config.prefix });
+      q = new BullQueue(name, { connection: redis, prefix: config.prefix, ...queueTelemetry() });
       q.on('error', () => undefined);
       opened.set(name, q);
     }

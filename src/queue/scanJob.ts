@@ -11,6 +11,7 @@ import type { PushResult } from './pushJob.js';
 import { failureOfSummary } from './jobFailure.js';
 import type { RunJobKind, RunProgress } from './runJob.js';
 import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
+import { inSpan } from '../tracing/activeTracing.js';
 import { sumFlow } from './sumFlow.js';
 
 /**
@@ -38,6 +39,7 @@ export function defineScanJob(
         let scanOwner = '';
         let batches = 0;
         let receipt: string | null = null;
+        let scannedAt = 0;
         // Batches of an earlier attempt of this job carry older values: none may go out beside this scan's.
         const earlier = await settleEarlierAttempt(job, {
           signal: stop,
@@ -54,23 +56,27 @@ export function defineScanJob(
         releaseFlowLease(store, pipeline, owner);
         const earlierBatches = await finishedChildKeys(job);
         await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
-        const summary = await scanPush(
-          pipeline,
-          runtime.ctx,
-          { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
-          async (batch) => {
-            // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
-            if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
-            await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
-            batches += 1;
-          },
-          (scan) => {
-            receipt = scan.receipt;
-            if (batches > 0) {
-              const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
-              handLeaseToFlow(store, pipeline, owner, ttlMs);
-            }
-          },
+        // The scan's span: the ERP read, the diff and each push job enqueued (their parent in the trace).
+        const summary = await inSpan(`scan ${pipeline}`, { 'erp_sync.pipeline': pipeline }, () =>
+          scanPush(
+            pipeline,
+            runtime.ctx,
+            { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
+            async (batch) => {
+              // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
+              if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
+              await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
+              batches += 1;
+            },
+            (scan) => {
+              receipt = scan.receipt;
+              scannedAt = Date.now();
+              if (batches > 0) {
+                const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
+                handLeaseToFlow(store, pipeline, owner, ttlMs);
+              }
+            },
+          ),
         );
         if (batches === 0) {
           runtime.recordRun(summary);
@@ -85,7 +91,7 @@ export function defineScanJob(
         const scanned: ScanPayload = {
           ...data,
           step: 'scanned',
-          scan: { summary, receipt, batches, earlierBatches },
+          scan: { summary, receipt, batches, scannedAt, earlierBatches },
         };
         await job.updateData(scanned);
       }
@@ -110,6 +116,12 @@ async function finishFlow(
     await job.getIgnoredChildrenFailures(),
   );
   releaseFlowLease(runtime.ctx.store, job.data.pipeline, owner);
+  if (job.data.stuck !== undefined) {
+    // Failed by a daemon for holding the pipeline too long: its lease is gone, its read not committed.
+    summary.error = { code: 'flow_stuck', kind: 'permanent', message: job.data.stuck };
+    runtime.recordRun(summary);
+    return handleFailure(failureOfSummary(summary)!, 'runs', runtime);
+  }
   // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
   if (!summary.error && scan.receipt !== null)
     await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));

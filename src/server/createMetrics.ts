@@ -52,6 +52,8 @@ export interface Metrics {
   setPaused(paused: boolean): void;
   /** A job attempt that failed (retried or not), by queue and error code. */
   recordJobFailure(queue: string, code: string): void;
+  /** A push flow held its pipeline past its limit and was failed. */
+  recordFlowStuck(pipeline: string): void;
   /** Order imports held because the ERP failed the last ones in a row. */
   setImportsHeld(held: boolean): void;
   /**
@@ -124,6 +126,14 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['queue', 'code'] as const,
     registers: [registry],
   });
+  const flowsStuck = new Counter({
+    name: 'erp_sync_flows_stuck_total',
+    help: 'Push flows (a scan and its batches) failed for holding their pipeline past their limit; their items are sent again by the next scan',
+    labelNames: ['pipeline'] as const,
+    registers: [registry],
+  });
+  // Present at 0 from the start, so that the first stuck flow is an increase an alert sees.
+  for (const pipeline of ['stock', 'prices']) flowsStuck.inc({ pipeline }, 0);
   const importsHeld = new Gauge({
     name: 'erp_sync_imports_held',
     help: '1 while order imports wait because the last ones failed in a row on the ERP side (not answering, or refusing a right), else 0',
@@ -163,6 +173,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     recordJobFailure(queue, code) {
       jobFailures.inc({ queue, code });
+    },
+    recordFlowStuck(pipeline) {
+      flowsStuck.inc({ pipeline });
     },
     setImportsHeld(value) {
       importsHeld.set(value ? 1 : 0);

@@ -35,8 +35,9 @@ export class LeaseRepository {
     return this.#renew.run(this.now() + ttlMs, name, owner).changes === 1;
   }
 
-  release(name: string, owner: string): void {
-    this.#release.run(name, owner);
+  /** True when `owner` held the lease and let it go; false when it was not (or no longer) its. */
+  release(name: string, owner: string): boolean {
+    return this.#release.run(name, owner).changes === 1;
   }
 
   /** The current holder of an unexpired lease, if any. */

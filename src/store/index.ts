@@ -7,4 +7,5 @@ export type { SyncRun, RunStatus } from './RunRepository.js';
 export type { StoredReject, RejectListOptions } from './RejectRepository.js';
 export { ScratchTable } from './ScratchTable.js';
 export { processIdentity, processIsGone } from './processIdentity.js';
-export type { StoreAccount } from './AccountRepository.js';
+export type { AccountIdentity, StoreAccount } from './AccountRepository.js';
+export type { BulkLimit } from './BulkLimitRepository.js';

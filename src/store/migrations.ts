@@ -107,4 +107,33 @@ export const MIGRATIONS: Migration[] = [
   ORDERS_MIGRATION,
   PRODUCTS_MIGRATION,
   ORDERS_ECHO_GUARD_MIGRATION,
+  {
+    version: 70,
+    name: 'the account: its tax id, and the address it moved from',
+    up(db) {
+      db.exec(`
+        -- The company's tax id (CUI) from GET /account, compared with the company id: a store is
+        -- bound to the company, not to the base URL. NULL in stores bound before: filled in by the next check.
+        ALTER TABLE store_account ADD COLUMN company_tax_id TEXT;
+        -- The base URL the store was bound to (or last used) before the company answered at base_url.
+        ALTER TABLE store_account ADD COLUMN previous_base_url TEXT;
+        ALTER TABLE store_account ADD COLUMN moved_at TEXT;
+      `);
+    },
+  },
+  {
+    version: 71,
+    name: 'bulk request sizes learned from the platform',
+    up(db) {
+      db.exec(`
+        -- The most items a bulk endpoint took, lowered on a size refusal (413, "at most N items"),
+        -- probed upwards once learned_at (ms since the epoch) is old enough. No row: no limit learned.
+        CREATE TABLE bulk_limits (
+          endpoint TEXT PRIMARY KEY,
+          size INTEGER NOT NULL CHECK (size >= 1),
+          learned_at INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];

@@ -1,12 +1,12 @@
 import { ErpSyncError } from '../domain/errors.js';
-import type { StoreAccount } from '../store/index.js';
+import type { AccountIdentity, StoreAccount } from '../store/index.js';
 
 /** The store was filled from another platform account: syncing with it would mix two accounts' data. */
 export class StoreAccountMismatchError extends ErpSyncError {
   constructor(
     readonly storePath: string,
     readonly bound: StoreAccount,
-    readonly current: Omit<StoreAccount, 'boundAt'>,
+    readonly current: AccountIdentity,
   ) {
     super(
       'store_account_mismatch',
@@ -18,7 +18,7 @@ export class StoreAccountMismatchError extends ErpSyncError {
   }
 }
 
-export function describeAccount(account: Omit<StoreAccount, 'boundAt'>): string {
+export function describeAccount(account: AccountIdentity): string {
   const name = account.companyName ? `"${account.companyName}" ` : '';
   return `the account ${name}(company ${account.companyId}) at ${account.baseUrl}`;
 }

@@ -75,6 +75,8 @@ export async function createHarness(options: {
   sync?: Record<string, unknown>;
   /** The sandbox's body limit in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** The most items the sandbox takes in one bulk request (default 1000). */
+  bulkMax?: number;
 }): Promise<Harness> {
   const sandbox = await startSandbox({
     port: 0,
@@ -82,6 +84,7 @@ export async function createHarness(options: {
     recordBodies: true,
     extraProducts: options.extraProducts ?? 0,
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.bulkMax ? { bulkMax: options.bulkMax } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-sync-'));
   const contexts: SyncContext[] = [];

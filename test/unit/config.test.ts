@@ -34,7 +34,7 @@ describe('configuration loading', () => {
       archive: false,
     });
     expect(config.sync).toMatchObject({
-      batchSize: 500,
+      batchSize: 1000,
       concurrency: 4,
       safetyBuffer: { units: 0, rules: [] },
     });
@@ -65,6 +65,24 @@ describe('configuration loading', () => {
     // --config wins over ERP_SYNC_CONFIG
     const other = file('other.yaml', ['api:', '  apiKey: other', `  baseUrl: ${URL}`, ...erpLines]);
     expect(loadConfig({ file: other, env: { ERP_SYNC_CONFIG: path } }).api.apiKey).toBe('other');
+  });
+
+  it('reads the key from CMS_API_KEY_FILE (its final line break dropped), never together with CMS_API_KEY', () => {
+    const path = file('key-file.yaml', [...erpLines]);
+    const keyFile = join(dir, 'api-key');
+    writeFileSync(keyFile, `${KEY}\n`);
+    const env = { CMS_BASE_URL: URL, CMS_API_KEY_FILE: keyFile };
+    expect(loadConfig({ file: path, env }).api.apiKey).toBe(KEY);
+    expect(() => loadConfig({ file: path, env: { ...env, CMS_API_KEY: KEY } })).toThrow(/not both/);
+    const missing = (() => {
+      try {
+        loadConfig({ file: path, env: { ...env, CMS_API_KEY_FILE: join(dir, 'absent') } });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(missing).toBeInstanceOf(ConfigError);
+    expect((missing as Error).message).toMatch(/cannot read CMS_API_KEY_FILE .*absent \(ENOENT\)/);
   });
 
   it('names every bad key, misspelt ones included, in one error', () => {

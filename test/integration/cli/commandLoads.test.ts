@@ -66,14 +66,17 @@ afterAll(async () => {
 });
 
 /** The dependencies (package.json) that `erp-sync ARGS` loaded, sorted, and its exit code. */
-function dependenciesLoadedBy(args: string[]): Promise<{ code: number | null; loaded: string[] }> {
+function dependenciesLoadedBy(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; loaded: string[] }> {
   const loads = join(dir, 'loads.txt');
   writeFileSync(loads, '');
   const recorder = join(PROJECT_ROOT, 'test/support/recordModuleLoads.mjs');
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--import', recorder, CLI_ENTRY, ...args], {
       cwd: PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? '', MODULE_LOADS_FILE: loads },
+      env: { PATH: process.env.PATH ?? '', ...env, MODULE_LOADS_FILE: loads },
       stdio: 'ignore',
     });
     child.once('error', fail);
@@ -119,5 +122,22 @@ describe('what each command loads', () => {
     );
     expect(check.loaded).not.toContain('bullmq');
     expect(check.loaded.filter((name) => NEVER.includes(name))).toEqual([]);
+  });
+
+  it('run-once loads OpenTelemetry only when OTEL_EXPORTER_OTLP_ENDPOINT names a collector', async () => {
+    const tracing = (loaded: string[]) =>
+      loaded.filter((name) => name.startsWith('@opentelemetry/') || name === 'bullmq-otel');
+    const off = await dependenciesLoadedBy(['run-once', '--only', 'stock', '--config', configs.redisUp]);
+    expect(off.loaded).toContain('undici');
+    expect(tracing(off.loaded)).toEqual([]);
+
+    // A collector that is not there: the run goes on, the spans are lost.
+    const on = await dependenciesLoadedBy(['run-once', '--only', 'stock', '--config', configs.redisUp], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+    });
+    expect(on.code).toBe(off.code);
+    expect(tracing(on.loaded)).toEqual(
+      expect.arrayContaining(['@opentelemetry/sdk-trace', '@opentelemetry/instrumentation-undici']),
+    );
   });
 });

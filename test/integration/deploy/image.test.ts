@@ -426,9 +426,17 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
         REDIS_URL: redis.url,
         LOG_LEVEL: 'warn',
       };
-      const refused = await run(inRoot('/usr/local/bin/docker-entrypoint.sh'), command, env, inRoot('/data'));
+      // 78 is not restarted (test/integration/deploy/entrypoint.test.ts: the container stays up,
+      // unhealthy); ERP_SYNC_ON_HALT=exit ends it here.
+      const refused = await run(
+        inRoot('/usr/local/bin/docker-entrypoint.sh'),
+        command,
+        { ...env, ERP_SYNC_ON_HALT: 'exit' },
+        inRoot('/data'),
+      );
       expect(refused.code).toBe(78);
       expect(refused.stderr).toContain('ERP_SYNC_DASHBOARD_PASSWORD');
+      expect(refused.stderr).toMatch(/"exitCode":78/);
 
       const password = 'image-test-password';
       const daemon = spawn(inRoot('/usr/local/bin/docker-entrypoint.sh'), command, {

@@ -110,6 +110,7 @@ describe('dashboard and alert rules against the real /metrics output', () => {
       'rule ErpSyncPaused',
       'rule ErpSyncImportsHeld',
       'rule ErpSyncJobsFailing',
+      'rule ErpSyncFlowStuck',
       'rule ErpSyncRejectsRising',
       'rule ErpSyncOrderParkedTooLong',
       'rule ErpSyncRateLimited',
@@ -144,7 +145,7 @@ describe('dashboard and alert rules against the real /metrics output', () => {
 
   it('passes promtool check rules', () => {
     const { code, output } = promtool('check', 'rules', 'alerts.yml');
-    expect(output).toContain('SUCCESS: 11 rules found');
+    expect(output).toContain('SUCCESS: 12 rules found');
     expect(code).toBe(0);
   });
 

@@ -29,6 +29,9 @@ function makeRoot(options: { withExecutable: boolean }): string {
     mkdirSync(join(root, 'usr/local/bin'), { recursive: true });
     writeFileSync(join(root, 'usr/local/bin/erp-sync'), '#!/bin/sh\nexit 0\n');
     chmodSync(join(root, 'usr/local/bin/erp-sync'), 0o755);
+    // ExecReload's kill(1), which every host has
+    mkdirSync(join(root, 'bin'), { recursive: true });
+    cpSync('/bin/kill', join(root, 'bin/kill'));
   }
   return root;
 }
@@ -96,6 +99,8 @@ describe('systemd units', () => {
     expect(service).toMatch(/^RestartSec=5s$/m);
     // a configuration error is not retried in a loop
     expect(service).toMatch(/^RestartPreventExitStatus=64 65 78$/m);
+    // reload: the daemon reads its configuration and key file again on SIGHUP
+    expect(service).toMatch(/^ExecReload=\/bin\/kill -HUP \$MAINPID$/m);
     // stopping leaves room for the daemon's own 30 s shutdown grace
     expect(Number(/^TimeoutStopSec=(\d+)s$/m.exec(service)?.[1])).toBeGreaterThan(30);
     expect(service).toMatch(/^KillSignal=SIGTERM$/m);

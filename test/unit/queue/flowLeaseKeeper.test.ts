@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { flowOwner, pushLeaseName } from '../../../src/queue/flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from '../../../src/queue/flowLeaseKeeper.js';
+import type { FlowStuckError } from '../../../src/queue/FlowStuckError.js';
+import type { FlowView } from '../../../src/queue/stuckFlow.js';
 import { openStore, type Store } from '../../../src/store/index.js';
 
 let store: Store | undefined;
@@ -12,6 +14,11 @@ afterEach(() => {
 
 const TTL_MS = 600;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pushingFor =
+  (ids: Set<string>) =>
+  async (id: string): Promise<FlowView | null> =>
+    ids.has(id) ? { pushing: true, ageMs: 0, batches: 1 } : { pushing: false, ageMs: 0, batches: 1 };
+const neverStuck = { limitMs: () => Number.MAX_SAFE_INTEGER, failStuck: async () => undefined };
 
 describe('the flow lease keeper', () => {
   it("keeps a pushing flow's hold past its TTL, lets it lapse once the flow stops pushing or the keeper stops", async () => {
@@ -21,7 +28,8 @@ describe('the flow lease keeper', () => {
       store,
       pipelines: ['stock', 'prices'],
       ttlMs: TTL_MS,
-      pushing: async (id) => pushing.has(id),
+      inspect: pushingFor(pushing),
+      ...neverStuck,
     });
     store.leases.acquire(pushLeaseName('stock'), flowOwner('41'), TTL_MS);
     store.leases.acquire(pushLeaseName('prices'), flowOwner('42'), TTL_MS);
@@ -46,14 +54,53 @@ describe('the flow lease keeper', () => {
       store,
       pipelines: ['stock'],
       ttlMs: TTL_MS,
-      pushing: async () => {
+      inspect: async () => {
         asked += 1;
-        return true;
+        return { pushing: true, ageMs: 0, batches: 1 };
       },
+      ...neverStuck,
     });
     store.leases.acquire(pushLeaseName('stock'), 'host:123:start:abcd', TTL_MS);
     await sleep(2 * TTL_MS);
     expect(store.leases.holder(pushLeaseName('stock'))).toBeUndefined();
     expect(asked).toBe(0);
+  });
+
+  it('fails a flow past the limit of its batch count and releases its lease at once; a younger one is renewed', async () => {
+    store = openStore(':memory:');
+    const started = Date.now();
+    const flows: Record<string, { startedAt: number; batches: number }> = {
+      '51': { startedAt: started, batches: 2 }, // limit 2 x 1000 ms
+      '52': { startedAt: started, batches: 30 }, // limit 30 x 1000 ms
+    };
+    const failed: string[] = [];
+    const stuck: { pipeline: string; error: FlowStuckError }[] = [];
+    keeper = startFlowLeaseKeeper({
+      store,
+      pipelines: ['stock', 'prices'],
+      ttlMs: TTL_MS,
+      inspect: async (id) => ({
+        pushing: true,
+        ageMs: Date.now() - flows[id]!.startedAt,
+        batches: flows[id]!.batches,
+      }),
+      limitMs: (batches) => batches * 1000,
+      failStuck: async (id) => {
+        failed.push(id);
+      },
+      onStuck: (pipeline, error) => stuck.push({ pipeline, error }),
+    });
+    store.leases.acquire(pushLeaseName('stock'), flowOwner('51'), TTL_MS);
+    store.leases.acquire(pushLeaseName('prices'), flowOwner('52'), TTL_MS);
+    await sleep(1500);
+    expect(failed).toEqual([]);
+    expect(store.leases.holder(pushLeaseName('stock'))?.owner).toBe(flowOwner('51'));
+    await sleep(1200);
+    expect(failed).toEqual(['51']);
+    expect(stuck.map((s) => [s.pipeline, s.error.code])).toEqual([['stock', 'flow_stuck']]);
+    expect(stuck[0]!.error.message).toMatch(/stock flow waited \d+ s for its batches, past its limit of 2 s/);
+    // Released at once, not left to lapse: a newer scan may start now.
+    expect(store.leases.holder(pushLeaseName('stock'))).toBeUndefined();
+    expect(store.leases.holder(pushLeaseName('prices'))?.owner).toBe(flowOwner('52'));
   });
 });

@@ -1,0 +1,176 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/createApiClient.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
+import { runCli, STACK_TRACE } from '../support/cli.js';
+import { eventually, startDaemonProcess } from '../../dev/daemonProcess.js';
+import { startGateProxy, type GateProxy } from '../support/gateProxy.js';
+import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from '../support/daemonWorld.js';
+
+// Invariant 12 in the daemon: the real CLI (`erp-sync start`), the real sandbox with its two
+// companies' keys, a private Redis.
+
+let world: DaemonWorld | undefined;
+let proxy: GateProxy | undefined;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = undefined;
+  await world?.close();
+  world = undefined;
+});
+
+interface Status {
+  account: { baseUrl: string; companyId: string; companyName: string; previousBaseUrl: string | null } | null;
+}
+
+async function status(w: DaemonWorld): Promise<Status> {
+  const result = await runCli(['status', '--json', '-c', w.configFile]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Status;
+}
+
+/** Binds the world's store to the primary company (a run-once of stock), as a first deployment does. */
+async function bindToPrimary(w: DaemonWorld): Promise<void> {
+  w.writeStock([{ sku: await sellableSku(w.api), quantity: 5 }]);
+  const bound = await runCli(['run-once', '--only', 'stock', '-c', w.configFile], w.env);
+  expect(bound.code, bound.stderr).toBe(0);
+}
+
+/** Ids of the secondary company's orders (the ones the wrong key would import). */
+async function secondaryOrderIds(w: DaemonWorld): Promise<number[]> {
+  const api = createApiClient({ baseUrl: w.sandbox.url, apiKey: w.sandbox.keys.secondary, retries: 3 });
+  try {
+    return await platformOrderIds(api, ['new', 'confirmed']);
+  } finally {
+    await api.close();
+  }
+}
+
+async function readyz(url: string): Promise<{ status: number; reasons: string[] }> {
+  const { status: code, text } = await opsGet(url, '/readyz');
+  return { status: code, reasons: (JSON.parse(text) as { reasons?: string[] }).reasons ?? [] };
+}
+
+describe('the daemon and the store of one company', () => {
+  it("refuses to start with another company's key (exit 65, as run-once), before any job, writing nothing", async () => {
+    world = await startDaemonWorld({ schedules: { stock: 'off' } });
+    await bindToPrimary(world);
+    expect((await secondaryOrderIds(world)).length).toBeGreaterThan(0);
+    world.sandbox.requestLog.clear();
+
+    const refused = await runCli(
+      ['start', '-c', world.configFile],
+      { ...world.env, CMS_API_KEY: world.sandbox.keys.secondary },
+      { timeoutMs: 30_000 },
+    );
+    expect(refused.code, refused.stderr.slice(-2000)).toBe(65);
+    expect(refused.stderr).toContain('belongs to the account "Demo Retail SRL" (company 1)');
+    expect(refused.stderr).toContain('not to the account "Second Shop SRL" (company 2)');
+    expect(refused.stderr).not.toMatch(STACK_TRACE);
+    expect(refused.stderr).not.toContain(world.sandbox.keys.secondary);
+    // run-once says the same, word for word.
+    const once = await runCli(['run-once', '-c', world.configFile], {
+      ...world.env,
+      CMS_API_KEY: world.sandbox.keys.secondary,
+    });
+    expect(once.code).toBe(65);
+    const refusal = (text: string) =>
+      text.split('\n').find((line) => line.includes('belongs to the account'));
+    expect(refusal(refused.stderr)).toBe(refusal(once.stderr));
+
+    expect((await outboxIds(world.erpDir)).ids).toEqual([]);
+    expect(world.sandbox.requestLog.entries().filter((e) => e.method !== 'GET')).toEqual([]);
+    expect(world.sandbox.requestLog.entries().filter((e) => !e.path.endsWith('/account'))).toEqual([]);
+    const imports = worldQueue(world, 'imports');
+    const runs = worldQueue(world, 'runs');
+    try {
+      expect(await imports.getJobCountByTypes('wait', 'active', 'delayed', 'completed', 'failed')).toBe(0);
+      expect(await runs.getJobCountByTypes('wait', 'active', 'delayed', 'completed', 'failed')).toBe(0);
+    } finally {
+      await Promise.all([imports.close(), runs.close()]);
+    }
+    expect((await status(world)).account).toMatchObject({ companyId: '1', companyName: 'Demo Retail SRL' });
+  }, 120_000);
+
+  it('goes on at a new address of the same company (a proxy), records it, and status shows it', async () => {
+    world = await startDaemonWorld({ schedules: { stock: 'off' } });
+    await bindToPrimary(world);
+    proxy = await startGateProxy(world.sandbox.url);
+    const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+
+    const daemon = await startDaemonProcess(world.configFile, { ...world.env, CMS_BASE_URL: proxy.url });
+    try {
+      await eventually(
+        'the orders imported through the new address',
+        async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
+      );
+      expect((await readyz(daemon.url)).status).toBe(200);
+      const moved = daemon
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('answers at a new address'));
+      expect(moved).toHaveLength(1);
+      expect(moved[0]).toContain(world.sandbox.url);
+    } finally {
+      daemon.kill();
+      await daemon.exited;
+    }
+    const { account } = await status(world);
+    expect(account).toMatchObject({ baseUrl: proxy.url, previousBaseUrl: world.sandbox.url, companyId: '1' });
+    const text = await runCli(['status', '-c', world.configFile]);
+    expect(text.stdout).toContain(`at ${proxy.url}`);
+    expect(text.stdout).toContain(`address changed from ${world.sandbox.url}`);
+  }, 120_000);
+
+  it('pauses when a reloaded key (SIGHUP) answers as another company: readiness red, no order imported; resumes with the right key', async () => {
+    world = await startDaemonWorld({ schedules: { stock: 'off' }, config: { queue: { probeSeconds: 2 } } });
+    const keyFile = join(world.dir, 'api-key');
+    writeFileSync(keyFile, `${world.sandbox.keys.primary}\n`);
+    const env = { ...world.env, CMS_API_KEY_FILE: keyFile };
+    delete (env as Record<string, string | undefined>).CMS_API_KEY;
+    const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+    const secondary = await secondaryOrderIds(world);
+    expect(secondary.length).toBeGreaterThan(0);
+
+    const daemon = await startDaemonProcess(world.configFile, env);
+    try {
+      await eventually(
+        "the primary company's orders imported",
+        async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
+      );
+      expect((await readyz(daemon.url)).status).toBe(200);
+
+      writeFileSync(keyFile, `${world.sandbox.keys.secondary}\n`);
+      daemon.kill('SIGHUP');
+      await eventually('readiness red', async () => (await readyz(daemon.url)).status === 503, 20_000);
+      const { reasons } = await readyz(daemon.url);
+      expect(reasons.join(' ')).toMatch(/another company's API key: .*"Second Shop SRL" \(company 2\)/);
+      expect(daemon.stderr()).toMatch(/"level":50.*every queue of this daemon is paused/);
+      // The orders schedule fires every second: still nothing of the other company is imported.
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const during = (await outboxIds(world.erpDir)).ids;
+      expect(during.filter((id) => secondary.includes(id))).toEqual([]);
+      expect(during).toHaveLength(expected.length);
+      expect((await readyz(daemon.url)).status).toBe(503);
+
+      writeFileSync(keyFile, `${world.sandbox.keys.primary}\n`);
+      daemon.kill('SIGHUP');
+      await eventually(
+        'readiness green again',
+        async () => (await readyz(daemon.url)).status === 200,
+        20_000,
+      );
+      const order = await createPlatformOrder(world.api, await sellableSku(world.api));
+      await eventually('a new order imported after the right key is back', async () =>
+        (await outboxIds(world!.erpDir)).ids.includes(order.id),
+      );
+      expect(daemon.stderr()).not.toContain(world.sandbox.keys.secondary);
+      expect(daemon.child.exitCode).toBeNull();
+    } finally {
+      daemon.kill();
+      await daemon.exited;
+    }
+    expect((await status(world)).account).toMatchObject({ companyId: '1' });
+  }, 150_000);
+});
