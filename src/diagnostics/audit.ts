@@ -13,7 +13,7 @@ import { pricesPushSpec } from '../sync/push/prices.js';
 import type { PushBatch, PushItem } from '../sync/push/pushBatch.js';
 import { nextRead, nextReadKeys, readsDelta } from './nextRead.js';
 import { describeReject, driftReason } from './pushDrift.js';
-import type { AuditPipeline } from '../sync/frame/pipelineNames.js';
+import type { AuditPipeline } from '../domain/pipelineNames.js';
 import type { PushSpec } from '../sync/push/diffPushItems.js';
 import { stockPushSpec } from '../sync/push/stock.js';
 import type { SyncContext } from '../sync/frame/types.js';

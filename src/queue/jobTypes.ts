@@ -1,7 +1,7 @@
 import type { ApiOrder } from '../api/schemas.js';
 import type { PushBatch } from '../sync/push/pushBatch.js';
 import type { RunSummary } from '../sync/frame/types.js';
-import type { PipelineName } from '../sync/frame/pipelineNames.js';
+import type { PipelineName } from '../domain/pipelineNames.js';
 
 export type { PipelineName };
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { writeConfigFile } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
-import { PIPELINE_ORDER } from '../../src/sync/frame/pipelineNames.js';
+import { PIPELINE_ORDER } from '../../src/domain/pipelineNames.js';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
 import { eventually, startDaemonProcess, type DaemonProcess } from '../../dev/daemonProcess.js';
 import { createPlatformOrder, sellableSku } from '../support/orderChecks.js';

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { isErpSyncError } from '../../domain/errors.js';
 import { acquireLease, type Lease } from './lease.js';
-import type { PipelineName } from './pipelineNames.js';
+import type { PipelineName } from '../../domain/pipelineNames.js';
 import { classifyFailure, describeFailure } from './classifyFailure.js';
 import { emptySummary } from './summary.js';
 import type { RequestCounter, RunOptions, RunSummary, SyncContext } from './types.js';

@@ -13,6 +13,7 @@ import { runCli } from '../../support/cli.js';
 import { http } from '../../support/sandboxHttp.js';
 import { createPlatformOrder } from '../../support/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
+import { requireErpOrderPart } from '../../../src/erp/erpOrderPart.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness;
@@ -172,7 +173,9 @@ type PlatformApiOrder = Awaited<ReturnType<typeof createPlatformOrder>>;
 
 /** The platform order imported into the ERP (the file adapter's outbox) and linked, as an orders run does. */
 async function importAndLink(order: PlatformApiOrder): Promise<string> {
-  const { erpRef } = await ctx.erp.importOrder(toPlatformOrder(await ctx.client.orders.get(order.id)));
+  const { erpRef } = await requireErpOrderPart(ctx.erp, 'import').importOrder(
+    toPlatformOrder(await ctx.client.orders.get(order.id)),
+  );
   linkOrder(order, erpRef);
   return erpRef;
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
 import type { ErpRead } from '../../../src/erp/ErpRead.js';
-import { PIPELINE_ORDER } from '../../../src/sync/frame/pipelineNames.js';
+import { PIPELINE_ORDER } from '../../../src/domain/pipelineNames.js';
 import { PIPELINES } from '../../../src/sync/registry.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
 import type { ProgressEvent, RequestCounter, SyncContext } from '../../../src/sync/frame/types.js';
