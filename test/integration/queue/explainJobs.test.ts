@@ -29,7 +29,6 @@ function payload(n: number, quantity: number, generation: number): PushPayload {
       items: [{ key: sku, sku, hash: `q=${quantity}`, wire: { sku, quantity } }],
     },
     scanOwner: '',
-    flowOwner: 'flow-test',
   };
 }
 
