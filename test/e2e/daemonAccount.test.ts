@@ -2,16 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/createApiClient.js';
-import {
-  createPlatformOrder,
-  outboxIds,
-  platformOrderIds,
-  sellableSku,
-} from '../integration/orders/orderChecks.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
 import { runCli, STACK_TRACE } from '../support/cli.js';
-import { eventually, startDaemonProcess } from '../support/daemonProcess.js';
+import { eventually, startDaemonProcess } from '../../dev/daemonProcess.js';
 import { startGateProxy, type GateProxy } from '../support/gateProxy.js';
-import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from './daemonWorld.js';
+import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from '../support/daemonWorld.js';
 
 // Invariant 12 in the daemon: the real CLI (`erp-sync start`), the real sandbox with its two
 // companies' keys, a private Redis.
