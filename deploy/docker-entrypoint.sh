@@ -18,12 +18,21 @@
 #                           what this container runs: `daemon`, `loop`, `sandbox URL` or
 #                           `command NAME` (any other sub-command).
 #   ERP_SYNC_BIN            the erp-sync executable (default: erp-sync on PATH)
+#   ERP_SYNC_ON_HALT        what the daemon and the loop do on exit code 64, 65 or 78: `wait` (default)
+#                           or `exit` (see below)
 #
-# Exit codes of the loop: 0 stopped by SIGTERM/SIGINT (the running run-once is told to stop and
-# waited for); 64, 65 or 78 at once when run-once reports a usage error, a store of another account
-# or a configuration error (retrying cannot help), and 78 as well for invalid loop settings; 126/127 when erp-sync cannot be run; with
-# ERP_SYNC_MAX_RUNS, the code of the last run. Exit code 1 (a pipeline failed) and 2 (fatal, e.g.
-# the API key was refused) do not stop the loop: 1 waits the interval, 2 waits ERP_SYNC_FATAL_BACKOFF.
+# Exit codes 64, 65 and 78 of the daemon or of a run-once in the loop (a usage error, a store of
+# another company, a configuration error; 78 as well for invalid loop settings) cannot be cured by a
+# restart: instead of exiting, which `restart: unless-stopped` would answer with a restart every few
+# seconds for ever, the entrypoint logs why (level 60), writes "halted CODE REASON" into the mode
+# file (deploy/healthcheck.sh then reports the container unhealthy with that reason) and waits for
+# SIGTERM (`docker stop`), then exits with that code. ERP_SYNC_ON_HALT=exit exits at once instead.
+#
+# Other exit codes of the loop: 0 stopped by SIGTERM/SIGINT (the running run-once is told to stop and
+# waited for); 126/127 when erp-sync cannot be run; with ERP_SYNC_MAX_RUNS, the code of the last
+# run. Exit code 1 (a pipeline failed) and 2 (fatal, e.g. the API key was refused) do not stop the
+# loop: 1 waits the interval, 2 waits ERP_SYNC_FATAL_BACKOFF. The daemon (`start`) runs as a child
+# of this script, which forwards SIGTERM, SIGINT and SIGHUP (reload) to it and exits with its code.
 #
 # The loop's own log lines are JSON on stderr, like erp-sync's (pino) lines, with "component":"loop".
 set -u
@@ -77,11 +86,66 @@ sandbox_url() { # where `sandbox ARGS` listens, as seen from inside the containe
   [ "$port" = 0 ] || printf 'http://%s:%s/api/v2/account' "$host" "$port"
 }
 
+child=''
+
+# Waits for $child; a trapped signal interrupts `wait`, so wait again until it has really exited.
+wait_child() {
+  wait "$child"
+  status=$?
+  while kill -0 "$child" 2>/dev/null; do
+    wait "$child"
+    status=$?
+  done
+  child=''
+  return "$status"
+}
+
+halt() { # exit code, what exited, optional reason: stay up (unhealthy) instead of a restart loop
+  code=$1
+  case ${3:-$code} in
+    64) why='usage error (an unknown command, option or value)' ;;
+    65) why="the store belongs to another company's account" ;;
+    78) why='invalid configuration' ;;
+    *) why=$3 ;;
+  esac
+  mark "halted $2 exited $code: $why; fix it, then restart the container (details in its log)"
+  if [ "${ERP_SYNC_ON_HALT:-wait}" = exit ]; then
+    log 60 "$why: not retrying; fix it and start again" "\"exitCode\":$code"
+    exit "$code"
+  fi
+  log 60 "$why: not retrying; the container stays up, unhealthy, until it is stopped (no restart loop); fix it, then restart it" "\"exitCode\":$code"
+  sleeper=''
+  trap 'kill "$sleeper" 2>/dev/null; exit "$code"' TERM INT
+  while :; do
+    sleep 86400 &
+    sleeper=$!
+    wait "$sleeper"
+  done
+}
+
+# The daemon as a child: signals forwarded (HUP: reload), its exit code passed on, except those
+# that a restart cannot cure.
+run_daemon() {
+  "$erp_sync" "$@" </dev/null &
+  child=$!
+  trap 'kill -TERM "$child" 2>/dev/null' TERM
+  trap 'kill -INT "$child" 2>/dev/null' INT
+  trap 'kill -HUP "$child" 2>/dev/null' HUP
+  wait_child
+  code=$?
+  trap - TERM INT HUP
+  case $code in 64 | 65 | 78) halt "$code" 'erp-sync start' ;; esac
+  exit "$code"
+}
+
 # Anything but the loop: hand the process over to erp-sync (signals then go straight to it).
 if [ "$#" -gt 0 ] && [ "$1" != loop ]; then
   command=$(command_of "$@")
   case $command in
-    start) mark daemon ;;
+    start)
+      mark daemon
+      run_daemon "$@"
+      ;;
     sandbox)
       url=$(sandbox_url "$@")
       if [ -n "$url" ]; then mark "sandbox $url"; else mark 'command sandbox'; fi
@@ -103,11 +167,10 @@ setting() { # name, value, default: prints the value when it is a whole number o
   printf '%s' "$value"
 }
 
-interval=$(setting ERP_SYNC_INTERVAL "${ERP_SYNC_INTERVAL:-}" 60) || exit 78
-backoff=$(setting ERP_SYNC_FATAL_BACKOFF "${ERP_SYNC_FATAL_BACKOFF:-}" 300) || exit 78
-max_runs=$(setting ERP_SYNC_MAX_RUNS "${ERP_SYNC_MAX_RUNS:-}" 0) || exit 78
+interval=$(setting ERP_SYNC_INTERVAL "${ERP_SYNC_INTERVAL:-}" 60) || halt 78 'the loop' 'invalid loop setting'
+backoff=$(setting ERP_SYNC_FATAL_BACKOFF "${ERP_SYNC_FATAL_BACKOFF:-}" 300) || halt 78 'the loop' 'invalid loop setting'
+max_runs=$(setting ERP_SYNC_MAX_RUNS "${ERP_SYNC_MAX_RUNS:-}" 0) || halt 78 'the loop' 'invalid loop setting'
 
-child=''
 stopping=0
 on_signal() {
   stopping=1
@@ -115,18 +178,6 @@ on_signal() {
   if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
 }
 trap 'on_signal' TERM INT
-
-# Waits for $child; a trapped signal interrupts `wait`, so wait again until it has really exited.
-wait_child() {
-  wait "$child"
-  status=$?
-  while kill -0 "$child" 2>/dev/null; do
-    wait "$child"
-    status=$?
-  done
-  child=''
-  return "$status"
-}
 
 stop() {
   log 30 'stopped by signal' "\"runs\":$run"
@@ -164,8 +215,8 @@ while :; do
   pause=$interval
   case $code in
     64 | 65 | 78)
-      log 60 'usage or configuration error, or a store of another account: not retrying; fix it and start again' "$extra"
-      exit "$code"
+      trap - TERM INT
+      halt "$code" 'erp-sync run-once'
       ;;
     126 | 127)
       log 60 "cannot execute $erp_sync" "$extra"

@@ -14,6 +14,9 @@
 # - `sandbox URL` (`sandbox ...`): healthy when the sandbox answers HTTP at URL (any status: the
 #   probe has no API key).
 # - `command NAME` (status, check, demo, ...): healthy while it runs; nothing else to probe.
+# - `halted REASON`: the daemon or the loop ended with exit code 64, 65 or 78 (usage, a store of
+#   another company, configuration), which a restart cannot cure; the entrypoint keeps the
+#   container up instead of letting the restart policy loop: unhealthy, with the reason.
 set -u
 
 heartbeat=${ERP_SYNC_HEARTBEAT:-${TMPDIR:-/tmp}/erp-sync.heartbeat}
@@ -50,6 +53,10 @@ case $mode in
   command)
     echo "healthy: erp-sync ${target:-} runs (no probe applies to this command)"
     exit 0
+    ;;
+  halted)
+    echo "unhealthy: ${target:-stopped on an error a restart cannot cure}"
+    exit 1
     ;;
   loop) ;;
   *)

@@ -60,7 +60,7 @@ const safetyRuleSchema = z.strictObject({
 
 const syncSchema = z
   .strictObject({
-    batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(500),
+    batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(LIMITS.bulkItemsMax),
     concurrency: z.number().int().min(1).max(32).default(4),
     safetyBuffer: z
       .strictObject({
@@ -83,7 +83,7 @@ const syncSchema = z
       .default({ ttlSeconds: 30, waitSeconds: 600 }),
   })
   .default({
-    batchSize: 500,
+    batchSize: LIMITS.bulkItemsMax,
     concurrency: 4,
     safetyBuffer: { units: 0, rules: [] },
     catalog: { overlapSeconds: 120, perPage: 100 },

@@ -13,9 +13,13 @@ export interface MeasuredCli<T> {
  * Runs `erp-sync ARGS` (ARGS ending in a --json flag) as a child process, so its wall time and
  * peak RSS (VmHWM, sampled every 25 ms) are the command's alone, and returns its parsed output.
  */
-export async function measureCli<T>(args: string[], okExitCodes: number[] = [0]): Promise<MeasuredCli<T>> {
+export async function measureCli<T>(
+  args: string[],
+  okExitCodes: number[] = [0],
+  nodeArgs: string[] = [],
+): Promise<MeasuredCli<T>> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';

@@ -11,7 +11,15 @@ export interface MeasuredRun {
  * Runs `erp-sync run-once --json ARGS` as a child process (measureCli: wall time and peak RSS are
  * the run's alone) and returns the first pipeline's summary.
  */
-export async function measureRunOnce(args: string[], okExitCodes: number[] = [0]): Promise<MeasuredRun> {
-  const run = await measureCli<{ summaries: RunSummary[] }>(['run-once', '--json', ...args], okExitCodes);
+export async function measureRunOnce(
+  args: string[],
+  okExitCodes: number[] = [0],
+  nodeArgs: string[] = [],
+): Promise<MeasuredRun> {
+  const run = await measureCli<{ summaries: RunSummary[] }>(
+    ['run-once', '--json', ...args],
+    okExitCodes,
+    nodeArgs,
+  );
   return { summary: run.output.summaries[0]!, wallSeconds: run.wallSeconds, peakRssMb: run.peakRssMb };
 }

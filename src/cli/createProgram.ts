@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { AUDIT_PIPELINES, PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
+import { AUDIT_PIPELINES, PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { VERSION } from '../version.js';
 import { integer, oneOf, parseLimit, pipelineList, positiveSeconds } from './optionParsers.js';
 
@@ -53,6 +53,11 @@ export function createProgram(): Command {
       '--extra-products <n>',
       'add N bulk products BULK-000001.. to the primary company',
       integer('--extra-products', 0),
+    )
+    .option(
+      '--bulk-max <n>',
+      'most items a bulk request may carry (default 1000); fewer stands in for a stricter platform',
+      integer('--bulk-max', 1, 1000),
     )
     .option('--log-level <level>', 'sandbox log level (stderr)', 'info')
     .action(lazy(async () => (await import('./sandboxCommand.js')).sandboxCommand));

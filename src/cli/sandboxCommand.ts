@@ -10,6 +10,7 @@ interface SandboxFlags {
   logRequests?: string;
   ordersOrder: 'desc' | 'asc';
   extraProducts?: number;
+  bulkMax?: number;
   logLevel: string;
 }
 
@@ -25,6 +26,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     ...(flags.logRequests !== undefined ? { logRequests: flags.logRequests } : {}),
     ordersOrder: flags.ordersOrder,
     ...(flags.extraProducts !== undefined ? { extraProducts: flags.extraProducts } : {}),
+    ...(flags.bulkMax !== undefined ? { bulkMax: flags.bulkMax } : {}),
     logLevel: flags.logLevel,
   });
   const stopped = new Promise<void>((resolve) => {

@@ -15,7 +15,7 @@ import { PUSH_PIPELINES } from '../sync/push/pushKinds.js';
 import { pushSpecOf } from '../sync/push/pushSpecs.js';
 import { nextRead, nextReadKeys, readsDelta } from './nextRead.js';
 import { describeReject, driftReason } from './pushDrift.js';
-import type { AuditPipeline } from '../sync/frame/pipelineNames.js';
+import type { AuditPipeline } from '../domain/pipelineNames.js';
 import type { PushSpec } from '../sync/push/diffPushItems.js';
 import type { SyncContext } from '../sync/frame/types.js';
 

@@ -6,6 +6,7 @@ import { Authenticator } from './http/auth.js';
 import { RequestLog, type RequestLogEntry, type RequestLogListener } from './requestLog.js';
 import { DEMO_KEYS, type DemoKeys } from './seed/demoKeys.js';
 import { addBulkProducts, seedDatabase } from './seed/seedDatabase.js';
+import { BULK_MAX } from './products/bulkTargets.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -21,6 +22,11 @@ export interface SandboxOptions {
   logLevel?: string;
   /** Largest request body in bytes (default 1 MiB); smaller to stand in for a stricter platform. */
   bodyLimit?: number;
+  /**
+   * Most items a bulk request may carry (1 to 1000, default 1000): a smaller one stands in for a
+   * platform that takes fewer; a larger request is a 422 naming the limit.
+   */
+  bulkMax?: number;
 }
 
 export interface Sandbox {
@@ -40,6 +46,11 @@ export interface Sandbox {
 /** Starts the API v2 sandbox on HOST:PORT (port 0: a free one) and resolves when it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   parseFaultSpec(options.faults ?? null); // fail before opening anything
+  if (
+    options.bulkMax !== undefined &&
+    !(Number.isInteger(options.bulkMax) && options.bulkMax >= 1 && options.bulkMax <= BULK_MAX)
+  )
+    throw new Error(`bulkMax must be an integer from 1 to ${BULK_MAX}, got ${options.bulkMax}`);
   const db = openDatabase(options.db ?? ':memory:');
   try {
     const ids = seedDatabase(db, options.seed ?? 'demo');
@@ -65,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     recordBodies: options.recordBodies ?? false,
     ordersOrder: options.ordersOrder ?? 'desc',
     bodyLimit: options.bodyLimit ?? BODY_LIMIT,
+    ...(options.bulkMax !== undefined ? { bulkMax: options.bulkMax } : {}),
   });
   const host = options.host ?? '127.0.0.1';
   try {

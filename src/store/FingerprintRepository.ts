@@ -19,54 +19,74 @@ export interface FingerprintEntry {
   generation: number;
 }
 
-interface FingerprintRow {
-  key: string;
-  hash: string;
-  generation: number;
-  acked_at: string | null;
-  missing: number;
-}
-
 const CHUNK = 500;
+/** Rows per bulk statement: a push batch (at most 1000 items) is one. */
+const BULK_CHUNK = 1000;
+
+/** Entries as JSON arrays of [key, hash, generation], at most BULK_CHUNK a piece. */
+function* entryChunks(entries: Iterable<FingerprintEntry>): Generator<string> {
+  let rows: [string, string, number][] = [];
+  for (const e of entries) {
+    rows.push([e.key, e.hash, e.generation]);
+    if (rows.length === BULK_CHUNK) {
+      yield JSON.stringify(rows);
+      rows = [];
+    }
+  }
+  if (rows.length) yield JSON.stringify(rows);
+}
 
 /**
  * Every write here carries a generation and loses to a row with a higher one: this is the
  * storage side of "a value read later is never overwritten by a value read earlier".
  */
 export class FingerprintRepository {
-  readonly #getMany: Statement<[string, string], FingerprintRow>;
-  readonly #put: Statement<[string, string, string, number, string]>;
-  readonly #markMissing: Statement<[string, string, number]>;
-  readonly #markInFlight: Statement<[string, string, string, number]>;
+  readonly #getMany: Statement<[string, string], [string, string, number, string | null, number]>;
+  readonly #put: Statement<[string, string, string]>;
+  readonly #markMissing: Statement<[string, number, string]>;
+  readonly #markInFlight: Statement<[string, string], string>;
   readonly #clearMissing: Statement<[string, string]>;
   readonly #isMissing: Statement<[string, string], { missing: number }>;
   readonly #delete: Statement<[string, string]>;
   readonly #clear: Statement<[string]>;
   readonly #count: Statement<[string], { n: number; missing: number | null }>;
 
+  // The bulk statements take their rows as one JSON array (json_each): one statement per batch
+  // whatever its size, where a statement per item cost about 0.4 s of CPU per 100k items.
   constructor(private readonly db: Database) {
-    // json_each keeps one prepared statement for any chunk size; CROSS JOIN makes SQLite loop over
-    // the keys and probe the primary key (a plain JOIN lets it scan the table once per key).
-    this.#getMany = db.prepare(
-      `SELECT f.key, f.hash, f.generation, f.acked_at, f.missing
-       FROM json_each(?) AS k CROSS JOIN fingerprints AS f ON f.pipeline = ? AND f.key = k.value`,
-    );
+    // CROSS JOIN makes SQLite loop over the keys and probe the primary key (a plain JOIN lets it
+    // scan the table once per key). Raw rows: no object per row on the scan's path.
+    this.#getMany = db
+      .prepare<[string, string], [string, string, number, string | null, number]>(
+        `SELECT f.key, f.hash, f.generation, f.acked_at, f.missing
+         FROM json_each(?) AS k CROSS JOIN fingerprints AS f ON f.pipeline = ? AND f.key = k.value`,
+      )
+      .raw(true);
+    // Rows: [key, hash, generation]. `WHERE true` parts the SELECT from the upsert clause.
+    // Parameters bind in the order they appear (better-sqlite3 takes no ?NNN positions).
     this.#put = db.prepare(
-      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (?, ?, ?, ?, ?, 0)
+      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
+       SELECT ?, e.value ->> 0, e.value ->> 1, e.value ->> 2, ?, 0 FROM json_each(?) AS e WHERE true
        ON CONFLICT (pipeline, key) DO UPDATE SET
          hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
        WHERE excluded.generation >= fingerprints.generation`,
     );
-    // Not acknowledged: acked_at NULL; a later scan's row (higher generation) is kept.
-    this.#markInFlight = db.prepare(
-      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (?, ?, ?, ?, NULL, 0)
-       ON CONFLICT (pipeline, key) DO UPDATE SET
-         hash = excluded.hash, generation = excluded.generation, acked_at = NULL, missing = 0
-       WHERE excluded.generation >= fingerprints.generation`,
-    );
+    // Not acknowledged: acked_at NULL; a later scan's row (higher generation) is kept, and only the
+    // rows written come back.
+    this.#markInFlight = db
+      .prepare<[string, string], string>(
+        `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
+         SELECT ?, e.value ->> 0, e.value ->> 1, e.value ->> 2, NULL, 0 FROM json_each(?) AS e WHERE true
+         ON CONFLICT (pipeline, key) DO UPDATE SET
+           hash = excluded.hash, generation = excluded.generation, acked_at = NULL, missing = 0
+         WHERE excluded.generation >= fingerprints.generation
+         RETURNING key`,
+      )
+      .pluck(true);
     // A missing item keeps no hash worth matching: '' never equals a real fingerprint.
     this.#markMissing = db.prepare(
-      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (?, ?, '', ?, NULL, 1)
+      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
+       SELECT ?, k.value, '', ?, NULL, 1 FROM json_each(?) AS k WHERE true
        ON CONFLICT (pipeline, key) DO UPDATE SET missing = 1, hash = '', generation = excluded.generation
        WHERE excluded.generation >= fingerprints.generation`,
     );
@@ -85,14 +105,11 @@ export class FingerprintRepository {
   getMany(pipeline: FingerprintPipeline, keys: readonly string[]): Map<string, Fingerprint> {
     const out = new Map<string, Fingerprint>();
     for (const part of chunks(keys, CHUNK)) {
-      for (const row of this.#getMany.iterate(JSON.stringify(part), pipeline)) {
-        out.set(row.key, {
-          key: row.key,
-          hash: row.hash,
-          generation: row.generation,
-          ackedAt: row.acked_at,
-          missing: row.missing === 1,
-        });
+      for (const [key, hash, generation, ackedAt, missing] of this.#getMany.all(
+        JSON.stringify(part),
+        pipeline,
+      )) {
+        out.set(key, { key, hash, generation, ackedAt, missing: missing === 1 });
       }
     }
     return out;
@@ -102,7 +119,7 @@ export class FingerprintRepository {
   putMany(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): void {
     const ackedAt = new Date().toISOString();
     this.db.transaction(() => {
-      for (const e of entries) this.#put.run(pipeline, e.key, e.hash, e.generation, ackedAt);
+      for (const part of entryChunks(entries)) this.#put.run(pipeline, ackedAt, part);
     })();
   }
 
@@ -114,9 +131,8 @@ export class FingerprintRepository {
   markUnconfirmed(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): Set<string> {
     const marked = new Set<string>();
     this.db.transaction(() => {
-      for (const e of entries) {
-        if (this.#markInFlight.run(pipeline, e.key, e.hash, e.generation).changes > 0) marked.add(e.key);
-      }
+      for (const part of entryChunks(entries))
+        for (const key of this.#markInFlight.all(pipeline, part)) marked.add(key);
     })();
     return marked;
   }
@@ -134,7 +150,8 @@ export class FingerprintRepository {
   /** Remembers items the platform reported not_found (unless a later generation was acknowledged). */
   markMissing(pipeline: FingerprintPipeline, keys: Iterable<string>, generation: number): void {
     this.db.transaction(() => {
-      for (const key of keys) this.#markMissing.run(pipeline, key, generation);
+      for (const part of chunks([...keys], BULK_CHUNK))
+        this.#markMissing.run(pipeline, generation, JSON.stringify(part));
     })();
   }
 

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import type { Logger } from '../logger.js';
 import { AccountRepository } from './AccountRepository.js';
+import { BulkLimitRepository } from './BulkLimitRepository.js';
 import { CursorRepository } from './CursorRepository.js';
 import { FingerprintRepository } from './FingerprintRepository.js';
 import { GenerationRepository } from './GenerationRepository.js';
@@ -43,6 +44,8 @@ export class Store {
   readonly rejects: RejectRepository;
   readonly leases: LeaseRepository;
   readonly generations: GenerationRepository;
+  /** Bulk request sizes the platform's refusals taught (issue 21). */
+  readonly bulkLimits: BulkLimitRepository;
   /** Order links, seen/parked orders, applied ERP events, ERP-origin orders (issue 5). */
   readonly orders: OrderRepositories;
   /** Product creates and field fingerprints of the products pipeline (issue 14). */
@@ -61,6 +64,7 @@ export class Store {
     this.rejects = new RejectRepository(db);
     this.leases = new LeaseRepository(db, options.now ?? Date.now);
     this.generations = new GenerationRepository(db);
+    this.bulkLimits = new BulkLimitRepository(db);
     this.orders = createOrderRepositories(db);
     this.products = createProductRepositories(db);
   }

@@ -8,3 +8,4 @@ export type { StoredReject, RejectListOptions } from './RejectRepository.js';
 export { ScratchTable } from './ScratchTable.js';
 export { processIdentity, processIsGone } from './processIdentity.js';
 export type { AccountIdentity, StoreAccount } from './AccountRepository.js';
+export type { BulkLimit } from './BulkLimitRepository.js';

@@ -121,4 +121,19 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 71,
+    name: 'bulk request sizes learned from the platform',
+    up(db) {
+      db.exec(`
+        -- The most items a bulk endpoint took, lowered on a size refusal (413, "at most N items"),
+        -- probed upwards once learned_at (ms since the epoch) is old enough. No row: no limit learned.
+        CREATE TABLE bulk_limits (
+          endpoint TEXT PRIMARY KEY,
+          size INTEGER NOT NULL CHECK (size >= 1),
+          learned_at INTEGER NOT NULL
+        );
+      `);
+    },
+  },
 ];

@@ -84,6 +84,8 @@ export class SqlErpAdapter implements ErpAdapter {
         prices: config.incremental.fullEveryMinutes,
       },
       stockSubtractsImportedOrders: config.stockSubtractsImportedOrders,
+      // A part without its query or statement reads or writes nothing.
+      orders: { import: true, events: true, outgoing: true },
     };
     const listen = config.client === 'pg' ? config.listen : undefined;
     if (listen) {

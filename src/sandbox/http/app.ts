@@ -27,6 +27,8 @@ export interface AppOptions {
   recordBodies: boolean;
   ordersOrder: 'asc' | 'desc';
   bodyLimit: number;
+  /** Most items per bulk request (default 1000). */
+  bulkMax?: number;
 }
 
 /** The Fastify app: JSON parsing, authentication before routing, the error catalogue, 404/405. */
@@ -137,6 +139,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return reply.code(404).send({ error: 'not_found', message: `No route ${request.method} ${path}.` });
   });
 
-  registerRoutes(router, { ordersOrder: options.ordersOrder });
+  registerRoutes(router, {
+    ordersOrder: options.ordersOrder,
+    ...(options.bulkMax !== undefined ? { bulkMax: options.bulkMax } : {}),
+  });
   return app;
 }

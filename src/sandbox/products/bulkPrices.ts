@@ -14,8 +14,9 @@ export function bulkPrices(
   db: Db,
   companyId: number,
   body: Obj,
+  bulkMax?: number,
 ): { updated: number; not_found: Identifier[] } {
-  const items = bulkItems(body);
+  const items = bulkItems(body, bulkMax);
   const issues = new Issues();
   const parsed = items.map((item, i) => {
     const prefix = `items.${i}`;

@@ -25,12 +25,12 @@ export interface Target {
   variant: VariantKey | null;
 }
 
-/** The `items` array of a bulk body: 1 to 1000 objects, else one 422. */
-export function bulkItems(body: Obj): Obj[] {
+/** The `items` array of a bulk body: 1 to `max` (1000 unless the sandbox was started stricter) objects, else one 422. */
+export function bulkItems(body: Obj, max = BULK_MAX): Obj[] {
   const items = body.items;
   if (!Array.isArray(items)) throw validationError({ items: ['is required and must be an array'] });
   if (items.length === 0) throw validationError({ items: ['must contain at least one item'] });
-  if (items.length > BULK_MAX) throw validationError({ items: [`must contain at most ${BULK_MAX} items`] });
+  if (items.length > max) throw validationError({ items: [`must contain at most ${max} items`] });
   const issues = new Issues();
   items.forEach((item, i) => {
     if (!isObject(item)) issues.add(`items.${i}`, 'must be an object');

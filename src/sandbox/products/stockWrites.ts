@@ -92,8 +92,9 @@ export function bulkStock(
   db: Db,
   companyId: number,
   body: Obj,
+  bulkMax?: number,
 ): { updated: number; not_found: Identifier[] } {
-  const items = bulkItems(body);
+  const items = bulkItems(body, bulkMax);
   const issues = new Issues();
   const parsed = items.map((item, i) => {
     const f = new Fields(item, issues, `items.${i}`);

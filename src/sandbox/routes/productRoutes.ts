@@ -31,7 +31,8 @@ function countProducts(db: Db, companyId: number, filteredClause: string | null,
   );
 }
 
-export function registerProductRoutes(router: Router): void {
+/** `bulkMax`: the most items a bulk request may carry (1000 unless the sandbox stands in for a stricter platform). */
+export function registerProductRoutes(router: Router, bulkMax?: number): void {
   router.get('/products', ({ db, company, query }) => {
     const q = new ListQuery(query);
     const page = q.page();
@@ -105,10 +106,10 @@ export function registerProductRoutes(router: Router): void {
   });
 
   router.patch('/products/stock/bulk', ({ db, company, body }) =>
-    ok(bulkStock(db, company.id, bodyObject(body))),
+    ok(bulkStock(db, company.id, bodyObject(body), bulkMax)),
   );
   router.patch('/products/prices/bulk', ({ db, company, body }) =>
-    ok(bulkPrices(db, company.id, bodyObject(body))),
+    ok(bulkPrices(db, company.id, bodyObject(body), bulkMax)),
   );
 
   router.get('/products/:id', ({ db, company, params }) => {

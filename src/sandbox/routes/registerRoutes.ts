@@ -7,9 +7,12 @@ import { registerOrderRoutes } from './orderRoutes.js';
 import { registerProductRoutes } from './productRoutes.js';
 import { registerTagRoutes } from './tagRoutes.js';
 
-export function registerRoutes(router: Router, options: { ordersOrder: 'asc' | 'desc' }): void {
+export function registerRoutes(
+  router: Router,
+  options: { ordersOrder: 'asc' | 'desc'; bulkMax?: number },
+): void {
   registerAccountRoutes(router);
-  registerProductRoutes(router);
+  registerProductRoutes(router, options.bulkMax);
   registerOrderRoutes(router, options.ordersOrder);
   registerCustomerRoutes(router);
   registerTagRoutes(router);

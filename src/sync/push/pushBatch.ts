@@ -10,6 +10,8 @@ import { PUSH_KINDS } from './pushKinds.js';
 import type { Lease } from '../frame/lease.js';
 import { classifyFailure, stopsTheRun } from '../frame/classifyFailure.js';
 import { reasonsByIndex, sendSplitting, type Refusal } from './splitOnRefusal.js';
+import { bulkSizing } from './bulkSize.js';
+import { sizeRefusal } from './sizeRefusal.js';
 import type { RunFailure, SyncContext } from '../frame/types.js';
 
 export const NOT_ON_PLATFORM = 'not on the platform';
@@ -52,10 +54,15 @@ export interface BatchOutcome {
 
 /** A request refused as a whole for its content: split it to find the offenders. */
 export function classifyRefusal(error: unknown): Refusal | null {
+  const size = sizeRefusal(error);
   if (error instanceof ApiValidationError || error instanceof ClientValidationError) {
-    return { message: `refused: ${error.message}`, byIndex: reasonsByIndex(error.fieldErrors) };
+    return {
+      message: `refused: ${error.message}`,
+      byIndex: reasonsByIndex(error.fieldErrors),
+      ...(size ? { tooLarge: true, ...size } : {}),
+    };
   }
-  if (error instanceof PayloadTooLargeError) return { message: `refused: ${error.message}` };
+  if (error instanceof PayloadTooLargeError) return { message: `refused: ${error.message}`, tooLarge: true };
   return null;
 }
 
@@ -113,12 +120,15 @@ export async function sendPushItems<W>(
   items: PushItem<W>[],
 ): Promise<SendResult<W>> {
   const send = bulkSender(pipeline, ctx.client);
+  const sizing = bulkSizing(ctx, pipeline);
   const result = await sendSplitting(items, {
     send: (part) => send(part.map((item) => item.wire)),
     classify: classifyRefusal,
+    sizing,
   });
   const out: SendResult<W> = { applied: [], missing: [], refused: result.rejected };
   for (const { items: part, response } of result.accepted) {
+    sizing.accepted(part.length);
     const isMissing = notFoundMatcher(
       (response as BulkResult).notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
     );

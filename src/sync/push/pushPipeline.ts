@@ -13,6 +13,7 @@ import type { PipelineRun } from '../frame/runInFrame.js';
 import { failUnconfirmed } from '../frame/summary.js';
 import type { RunSummary } from '../frame/types.js';
 import { commitErpRead } from './erpReadCommit.js';
+import { bulkSizing } from './bulkSize.js';
 
 const PREVIEW_ITEMS = 20;
 
@@ -28,7 +29,9 @@ export async function scanPushBatches<R extends ItemKey, W>(
   onBatch: (batch: PushBatch<W>, scan: PushScan) => Promise<void>,
 ): Promise<PushScan> {
   const { ctx, options, summary } = run;
-  const batchSize = ctx.config.sync.batchSize;
+  // The platform's limit as learned so far (sync.batchSize until it refuses one): a push re-cuts a
+  // batch when a refusal during this scan lowered it.
+  const batchSize = bulkSizing(ctx, spec.pipeline).size();
   summary.extra = { knownMissing: 0, superseded: 0, batches: 0, ...summary.extra };
   const scan = beginPushScan(ctx, spec.pipeline, options);
   let pending: PushItem<W>[] = [];

@@ -2,13 +2,21 @@
  * Sends a batch; when the platform refuses it as a whole (422 or 413), isolates the offending
  * items and applies the rest. With a per-item error map (`items.N.field`) the offenders are
  * known at once; without one, the batch is split in halves until each refused item stands alone.
+ * A refusal for the request's size (`tooLarge`) teaches `sizing` the platform's limit: the one it
+ * named, or half the refused count once both halves went through (a single item too large for any
+ * request is refused alone and teaches nothing). Every part is cut to `sizing`'s size before it goes.
  */
+import { chunks } from '../../store/chunks.js';
 
 export interface Refusal {
   /** Reasons per index in the batch that was sent, when the platform named the items. */
   byIndex?: Map<number, string>;
   /** The platform's message for the whole request. */
   message: string;
+  /** Refused for its number of items or its size, not for one of them. */
+  tooLarge?: boolean;
+  /** The most items a request may carry, when the platform said. */
+  maxItems?: number;
 }
 
 export interface SplitResult<T> {
@@ -22,6 +30,8 @@ export interface SplitOptions<T> {
   send: (items: T[]) => Promise<unknown>;
   /** A Refusal when the error means "this request's content was refused"; null rethrows the error. */
   classify: (error: unknown, items: T[]) => Refusal | null;
+  /** Learns the platform's bulk limit from size refusals and sizes the parts (see bulkSize.ts). */
+  sizing?: { size(): number; refused(sent: number, named?: number): void };
 }
 
 export async function sendSplitting<T>(items: T[], options: SplitOptions<T>): Promise<SplitResult<T>> {
@@ -32,6 +42,11 @@ export async function sendSplitting<T>(items: T[], options: SplitOptions<T>): Pr
 
 async function attempt<T>(items: T[], options: SplitOptions<T>, result: SplitResult<T>): Promise<void> {
   if (items.length === 0) return;
+  const max = options.sizing?.size() ?? Infinity;
+  if (items.length > max) {
+    for (const part of chunks(items, max)) await attempt(part, options, result);
+    return;
+  }
   let refusal: Refusal | null;
   try {
     result.requests += 1;
@@ -60,9 +75,19 @@ async function attempt<T>(items: T[], options: SplitOptions<T>, result: SplitRes
     await attempt(rest, options, result);
     return;
   }
+  const { sizing } = options;
+  if (sizing && refusal.tooLarge && refusal.maxItems !== undefined && refusal.maxItems < items.length) {
+    sizing.refused(items.length, refusal.maxItems);
+    if (sizing.size() < items.length) {
+      await attempt(items, options, result);
+      return;
+    }
+  }
+  const rejectedBefore = result.rejected.length;
   const middle = Math.ceil(items.length / 2);
   await attempt(items.slice(0, middle), options, result);
   await attempt(items.slice(middle), options, result);
+  if (sizing && refusal.tooLarge && result.rejected.length === rejectedBefore) sizing.refused(items.length);
 }
 
 /**

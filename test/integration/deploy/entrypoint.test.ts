@@ -5,14 +5,14 @@ import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createMetrics, startOpsServer } from '../../../src/server/index.js';
 import { openStore } from '../../../src/store/index.js';
-import { freePort } from '../../support/redisServer.js';
+import { freePort } from '../../../dev/redisServer.js';
 import {
   HEALTHCHECK,
   createWorkspace,
   processesMentioning,
   startEntrypoint,
   type Workspace,
-} from './loopHarness.js';
+} from '../../support/entrypointProcess.js';
 
 // deploy/docker-entrypoint.sh driving the real CLI (TypeScript source) against the real sandbox.
 
@@ -149,27 +149,65 @@ describe('docker-entrypoint.sh loop', { timeout: 60_000 }, () => {
     }
   });
 
-  it('exits 78 at once on an invalid configuration instead of retrying', async () => {
+  it('on an invalid configuration (78) does not retry: stays up, unhealthy with the reason, until SIGTERM', async () => {
     const ws = workspace('badconfig');
     writeFileSync(ws.configFile, 'erp:\n  type: ftp\n');
-    const loop = startEntrypoint([], loopEnv(ws, { ERP_SYNC_INTERVAL: '60' }));
-    const { code } = await loop.exited;
-    expect(code).toBe(78);
+    const loop = startEntrypoint([], loopEnv(ws, { ERP_SYNC_INTERVAL: '0' }));
+    await loop.waitForLine((l) => l.level === 60, 30_000);
+    // Still up a while later, and no second run: `restart: unless-stopped` has nothing to restart.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(loop.child.exitCode).toBeNull();
     expect(loop.stderr()).toContain('erp');
     const lines = loop.loopLines();
     expect(lines.filter((l) => l.msg === 'run started')).toHaveLength(1);
     expect(lines.at(-1)).toMatchObject({ level: 60, exitCode: 78 });
+    expect(lines.at(-1)?.msg).toMatch(/^invalid configuration: .*the container stays up, unhealthy/);
     expect(existsSync(ws.heartbeat)).toBe(false);
+    const health = healthcheck(ws);
+    expect(health.out).toMatch(/^unhealthy: erp-sync run-once exited 78: invalid configuration; fix it/);
+    expect(health.code).toBe(1);
+
+    loop.child.kill('SIGTERM');
+    expect((await loop.exited).code).toBe(78);
   });
 
-  it('exits 78 on an invalid loop setting without running anything', async () => {
+  it('on an invalid loop setting stays up unhealthy without running anything; ERP_SYNC_ON_HALT=exit exits 78', async () => {
     const ws = workspace('badinterval');
     const loop = startEntrypoint([], loopEnv(ws, { ERP_SYNC_INTERVAL: '1m' }));
-    const { code } = await loop.exited;
-    expect(code).toBe(78);
+    await loop.waitForLine((l) => l.exitCode === 78 && /stays up/.test(l.msg), 10_000);
     expect(loop.loopLines()).toEqual([
       expect.objectContaining({ msg: "ERP_SYNC_INTERVAL must be a whole number of seconds, got '1m'" }),
+      expect.objectContaining({ level: 60, exitCode: 78 }),
     ]);
+    expect(healthcheck(ws).out).toMatch(/^unhealthy: the loop exited 78: invalid loop setting/);
+    loop.child.kill('SIGINT');
+    expect((await loop.exited).code).toBe(78);
+
+    const exits = startEntrypoint([], loopEnv(ws, { ERP_SYNC_INTERVAL: '1m', ERP_SYNC_ON_HALT: 'exit' }));
+    expect((await exits.exited).code).toBe(78);
+  });
+
+  it('`start` on a store of another company (65) stays up, unhealthy with the reason, and forwards no restart', async () => {
+    const ws = workspace('other-company');
+    const bound = startEntrypoint([], loopEnv(ws, { ERP_SYNC_INTERVAL: '0', ERP_SYNC_MAX_RUNS: '1' }));
+    expect((await bound.exited).code).toBe(0);
+    // the daemon refuses before it needs Redis: none listens here
+    const env = loopEnv(ws, {
+      CMS_API_KEY: sandbox.keys.secondary,
+      REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    });
+    const daemon = startEntrypoint(['start', '--config', ws.configFile], env);
+    await daemon.waitForLine((l) => l.exitCode === 65, 60_000);
+    expect(daemon.stderr()).toContain('not to the account "Second Shop SRL" (company 2)');
+    expect(daemon.child.exitCode).toBeNull();
+    const health = healthcheck(ws);
+    expect(health.out).toMatch(
+      /^unhealthy: erp-sync start exited 65: the store belongs to another company's account; fix it/,
+    );
+    expect(health.code).toBe(1);
+    daemon.child.kill('SIGTERM');
+    expect((await daemon.exited).code).toBe(65);
+    expect(processesMentioning(ws.configFile)).toEqual([]);
   });
 
   it('waits ERP_SYNC_FATAL_BACKOFF after a refused API key (exit 2) instead of spinning', async () => {

@@ -19,7 +19,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../../src/config.js';
 import { DEMO_KEYS, startSandbox } from '../../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
-import { startPrivateRedis } from '../../support/redisServer.js';
+import { startPrivateRedis } from '../../../dev/redisServer.js';
 
 // The image itself is built and run by test/image/smoke.sh (CI, as root with a Docker engine).
 // What is checked here, without an engine:
@@ -426,9 +426,17 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
         REDIS_URL: redis.url,
         LOG_LEVEL: 'warn',
       };
-      const refused = await run(inRoot('/usr/local/bin/docker-entrypoint.sh'), command, env, inRoot('/data'));
+      // 78 is not restarted (test/integration/deploy/entrypoint.test.ts: the container stays up,
+      // unhealthy); ERP_SYNC_ON_HALT=exit ends it here.
+      const refused = await run(
+        inRoot('/usr/local/bin/docker-entrypoint.sh'),
+        command,
+        { ...env, ERP_SYNC_ON_HALT: 'exit' },
+        inRoot('/data'),
+      );
       expect(refused.code).toBe(78);
       expect(refused.stderr).toContain('ERP_SYNC_DASHBOARD_PASSWORD');
+      expect(refused.stderr).toMatch(/"exitCode":78/);
 
       const password = 'image-test-password';
       const daemon = spawn(inRoot('/usr/local/bin/docker-entrypoint.sh'), command, {

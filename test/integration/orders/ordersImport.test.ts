@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { importPlatformOrder } from '../../../src/sync/orders/orderImport.js';
 import { runOrders } from '../../../src/sync/orders/orders.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../../support/orderChecks.js';
 import { join } from 'node:path';
+import { requireErpOrderPart } from '../../../src/erp/erpOrderPart.js';
 
 const RUN = { full: false, dryRun: false };
 let world: OrderWorld | undefined;
@@ -56,8 +57,9 @@ describe('an import job for an order the store has linked already', () => {
     expect(link).toBeDefined();
     const outboxBefore = await outboxIds(join(world.dir, 'erp'));
     let erpCalls = 0;
-    const importOrder = ctx.erp.importOrder.bind(ctx.erp);
-    ctx.erp.importOrder = async (order) => {
+    const erp = requireErpOrderPart(ctx.erp, 'import');
+    const importOrder = erp.importOrder.bind(erp);
+    erp.importOrder = async (order) => {
       erpCalls += 1;
       return importOrder(order);
     };
