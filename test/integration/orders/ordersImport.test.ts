@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { importPlatformOrder } from '../../../src/sync/orders/orderImport.js';
 import { runOrders } from '../../../src/sync/orders/orders.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../../support/orderChecks.js';
 import { join } from 'node:path';
 import { requireErpOrderPart } from '../../../src/erp/erpOrderPart.js';
 

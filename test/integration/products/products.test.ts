@@ -8,7 +8,7 @@ import { runProducts } from '../../../src/sync/catalog/products.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { startGateProxy } from '../../support/gateProxy.js';
-import { createProductsWorld, type ProductRow, type ProductsWorld } from './productsHarness.js';
+import { createProductsWorld, type ProductRow, type ProductsWorld } from '../../support/productsWorld.js';
 
 const RUN = { full: false, dryRun: false };
 let world: ProductsWorld | undefined;

@@ -5,7 +5,7 @@ import { runStock } from '../../../src/sync/push/stock.js';
 import { silentLogger } from '../../../src/logger.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { startGateProxy } from '../../support/gateProxy.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;

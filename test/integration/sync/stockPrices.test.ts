@@ -14,7 +14,7 @@ import {
   type Harness,
   type PriceRow,
   type StockRow,
-} from './syncHarness.js';
+} from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;
