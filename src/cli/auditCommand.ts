@@ -4,7 +4,7 @@ import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
 import { runAudit, type AuditFinding, type AuditReport } from '../diagnostics/audit.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
-import { AUDIT_PIPELINES, type AuditPipeline } from '../sync/frame/pipelineNames.js';
+import { AUDIT_PIPELINES, type AuditPipeline } from '../domain/pipelineNames.js';
 import type { HealOutcome } from '../sync/push/healDrift.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';

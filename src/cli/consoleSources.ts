@@ -6,7 +6,7 @@ import { enqueueRun } from '../queue/enqueueRun.js';
 import type { ConsoleSources } from '../server/console/ConsoleSources.js';
 import { runAudit } from '../diagnostics/audit.js';
 import { explainOrder } from '../diagnostics/explainOrder.js';
-import { AUDIT_PIPELINES } from '../sync/frame/pipelineNames.js';
+import { AUDIT_PIPELINES } from '../domain/pipelineNames.js';
 import type { SyncContext } from '../sync/frame/types.js';
 import { explainSkuWithJobs } from './explainCommand.js';
 import { buildStatusReport, runState } from './statusCommand.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { AUDIT_PIPELINES, PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
+import { AUDIT_PIPELINES, PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { VERSION } from '../version.js';
 import { integer, oneOf, parseLimit, pipelineList, positiveSeconds } from './optionParsers.js';
 

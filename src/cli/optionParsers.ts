@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { isPipelineName, PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
+import { isPipelineName, PIPELINE_ORDER } from '../domain/pipelineNames.js';
 
 // The parsers of option values: a bad value is a usage error naming the option, before any command
 // code is loaded.

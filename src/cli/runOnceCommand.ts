@@ -3,7 +3,7 @@ import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { orderPreviewTitle } from '../sync/orders/ordersPipelineRun.js';
-import { isPipelineName, PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
+import { isPipelineName, PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { describeFailure } from '../sync/frame/classifyFailure.js';
 import { runPipeline } from '../sync/runPipeline.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';

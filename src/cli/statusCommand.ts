@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
 import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
-import { PIPELINE_ORDER } from '../sync/frame/pipelineNames.js';
+import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
 

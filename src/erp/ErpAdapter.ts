@@ -31,6 +31,47 @@ export interface AdapterCheck {
   details: string;
 }
 
+/** Platform orders into the ERP (the orders pipeline): `capabilities.orders.import`. */
+export interface ErpOrderImport {
+  /** Idempotent on order.id: a second call for the same order finds the first import. */
+  importOrder(order: PlatformOrder): Promise<ImportResult>;
+  /** A change made on the platform after import (cancelled, paid, returned). Idempotent per change. */
+  updateOrder(order: PlatformOrder, change: OrderChange): Promise<void>;
+  /**
+   * Optional, read only: where the platform order an earlier `importOrder` wrote lives in the ERP
+   * now (null: the ERP has no such order), so that `explain order` can tell "imported" from "the
+   * ERP has it". Looks where `importOrder` would find an earlier import, and writes nothing.
+   * Throws (`erp_unavailable`) when the ERP cannot be asked: never null for that.
+   */
+  locateOrder?(platformOrderId: number): Promise<ErpOrderLocation | null>;
+}
+
+/** Fulfilment facts back to the platform (the feedback pipeline): `capabilities.orders.events`. */
+export interface ErpOrderEvents {
+  /** Fulfilment facts after the checkpoint (null: from the beginning). */
+  orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>>;
+  /** The platform's answer to an event (AWB number, invoice), written back to the ERP. */
+  recordFeedback(result: FeedbackResult): Promise<void>;
+}
+
+/** Orders born in the ERP (the erp-orders pipeline): `capabilities.orders.outgoing`. */
+export interface ErpOutgoingOrders {
+  /**
+   * Orders born in the ERP, after the checkpoint (null: from the beginning). An adapter may
+   * yield an order again (the pipeline knows it), but never skips one not yet recorded.
+   */
+  outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>>;
+  /** Tells the ERP which platform order its order (as outgoingOrders yielded it) became. */
+  recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void>;
+}
+
+/** The three parts of the order exchange, by their name in `capabilities.orders`. */
+export interface ErpOrderParts {
+  import: ErpOrderImport;
+  events: ErpOrderEvents;
+  outgoing: ErpOutgoingOrders;
+}
+
 /**
  * The port every ERP adapter implements (file, SQL, RPC). It speaks only domain types.
  * Streams are async iterables so that a million rows never sit in memory.
@@ -42,8 +83,13 @@ export interface AdapterCheck {
  * A row that cannot be read is a reject (`ok: false`), never an exception. When its key (SKU,
  * order id) cannot be read either, it is keyed by `describeSource(source)`, so that the
  * pipeline can close that reject once the same row reads well.
+ *
+ * The order exchange comes in three parts (ErpOrderParts); an adapter implements the parts its
+ * `capabilities.orders` says it does and leaves the others out, and the pipelines ask
+ * `erpOrderPart` for the part they need.
  */
-export interface ErpAdapter {
+export interface ErpAdapter
+  extends Partial<ErpOrderImport>, Partial<ErpOrderEvents>, Partial<ErpOutgoingOrders> {
   /** The configuration's `erp.type`, for logs and `check`. */
   readonly kind: string;
   readonly capabilities: ErpCapabilities;
@@ -64,32 +110,6 @@ export interface ErpAdapter {
    * adapter archives the file it read, when `archive` is on). Harmless when repeated.
    */
   commit(receipt: ReadReceipt): Promise<void>;
-
-  /** Idempotent on order.id: a second call for the same order finds the first import. */
-  importOrder(order: PlatformOrder): Promise<ImportResult>;
-  /** A change made on the platform after import (cancelled, paid, returned). Idempotent per change. */
-  updateOrder(order: PlatformOrder, change: OrderChange): Promise<void>;
-
-  /**
-   * Optional, read only: where the platform order an earlier `importOrder` wrote lives in the ERP
-   * now (null: the ERP has no such order), so that `explain order` can tell "imported" from "the
-   * ERP has it". Looks where `importOrder` would find an earlier import, and writes nothing.
-   * Throws (`erp_unavailable`) when the ERP cannot be asked: never null for that.
-   */
-  locateOrder?(platformOrderId: number): Promise<ErpOrderLocation | null>;
-
-  /** Fulfilment facts after the checkpoint (null: from the beginning). */
-  orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>>;
-  /** The platform's answer to an event (AWB number, invoice), written back to the ERP. */
-  recordFeedback(result: FeedbackResult): Promise<void>;
-
-  /**
-   * Orders born in the ERP, after the checkpoint (null: from the beginning). An adapter may
-   * yield an order again (the pipeline knows it), but never skips one not yet recorded.
-   */
-  outgoingOrders(checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>>;
-  /** Tells the ERP which platform order its order (as outgoingOrders yielded it) became. */
-  recordOutgoingOrder(order: OutgoingOrder, platformOrderId: number): Promise<void>;
 
   /**
    * Optional: reports each completed change in the ERP (a new export, an events drop) as soon as

@@ -23,4 +23,10 @@ export interface ErpCapabilities {
    * the order (any event about it) or the guard's window passes.
    */
   stockSubtractsImportedOrders: boolean;
+  /**
+   * The parts of the order exchange the adapter does (ErpOrderParts): `import` (platform orders
+   * into the ERP), `events` (fulfilment facts back), `outgoing` (orders born in the ERP). A part
+   * it does not do has no methods on the adapter, and its pipeline has nothing to do.
+   */
+  orders: { import: boolean; events: boolean; outgoing: boolean };
 }

@@ -1,6 +1,6 @@
 import type { Store } from '../store/index.js';
+import { flowHolding, releaseFlow, renewFlow } from '../sync/frame/pipelineLease.js';
 import { FlowStuckError } from './FlowStuckError.js';
-import { pushLeaseName } from './flowLease.js';
 import type { FlowView } from './stuckFlow.js';
 
 export interface FlowLeaseKeeperOptions {
@@ -19,6 +19,9 @@ export interface FlowLeaseKeeperOptions {
   onStuck?: (pipeline: string, error: FlowStuckError) => void;
   onError?: (error: Error) => void;
 }
+
+/** The pipelines whose scans run as flows (a scan job with one push job per bulk request). */
+export const FLOW_PIPELINES = ['stock', 'prices'] as const;
 
 export interface FlowLeaseKeeper {
   stop(): void;
@@ -42,22 +45,20 @@ export function startFlowLeaseKeeper(options: FlowLeaseKeeperOptions): FlowLease
   let timer: NodeJS.Timeout | undefined;
   const tick = async (): Promise<void> => {
     for (const pipeline of options.pipelines) {
-      const name = pushLeaseName(pipeline);
-      const owner = options.store.leases.holder(name)?.owner;
-      if (!owner?.startsWith('flow-')) continue;
-      const scanJobId = owner.slice('flow-'.length);
+      const scanJobId = flowHolding(options.store, pipeline);
+      if (scanJobId === null) continue;
       const flow = await options.inspect(scanJobId);
       if (!flow?.pushing) continue;
       const limitMs = options.limitMs(flow.batches);
       if (flow.ageMs <= limitMs) {
         // Fenced by the owner: a flow that ended (released) meanwhile, or a run that took over, is left alone.
-        options.store.leases.renew(name, owner, options.ttlMs);
+        renewFlow(options.store, pipeline, scanJobId, options.ttlMs);
         continue;
       }
       const error = new FlowStuckError(pipeline, flow.ageMs, limitMs);
       await options.failStuck(scanJobId, error);
       // Two replicas may both fail it: the one whose release took the lease reports it.
-      if (options.store.leases.release(name, owner)) options.onStuck?.(pipeline, error);
+      if (releaseFlow(options.store, pipeline, scanJobId)) options.onStuck?.(pipeline, error);
     }
   };
   const schedule = (): void => {

@@ -5,7 +5,6 @@ import { describeError } from '../domain/errors.js';
 import { chunks } from '../store/chunks.js';
 import { healingBatches, type DriftHealer, type HealOutcome } from '../sync/push/healDrift.js';
 import { emptySummary } from '../sync/frame/summary.js';
-import { flowOwner } from './flowLease.js';
 import { defaultJobOptions } from './jobOptions.js';
 import { RUN_JOBS } from './jobKinds.js';
 import type { PushPayload, ScanPayload } from './jobTypes.js';
@@ -48,7 +47,6 @@ export const healDriftQueued =
           const data: PushPayload = {
             batch: { ...batch, items },
             scanOwner: '',
-            flowOwner: flowOwner(parentId),
           };
           return {
             name: pushJobName(batch.pipeline),

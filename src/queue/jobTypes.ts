@@ -1,7 +1,7 @@
 import type { ApiOrder } from '../api/schemas.js';
 import type { PushBatch } from '../sync/push/pushBatch.js';
 import type { RunSummary } from '../sync/frame/types.js';
-import type { PipelineName } from '../sync/frame/pipelineNames.js';
+import type { PipelineName } from '../domain/pipelineNames.js';
 
 export type { PipelineName };
 
@@ -38,10 +38,8 @@ export interface ScanPayload extends RunPayload {
 /** One bulk request of a scan, with the owners of the pipeline lease it may send under. */
 export interface PushPayload {
   batch: PushBatch;
-  /** The scan's frame while it still reads. */
+  /** The owner of the scan's run lease, which the batch may send under while the scan reads on; after it, the flow (the job's parent) holds the lease. */
   scanOwner: string;
-  /** The flow, once the scan handed the lease over. */
-  flowOwner: string;
 }
 
 /** One platform order to import. */

@@ -1,8 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
 import { pushBatch } from '../sync/push/pushBatch.js';
+import { enterFlow } from '../sync/frame/pipelineLease.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
-import { enterFlowLease } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
 import { failureOfError, failureOfRun } from './jobFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
@@ -33,16 +33,20 @@ export const pushJob = {
   names: ['stock-push', 'prices-push'] as const,
   queue: PUSH_QUEUE,
   async process(job: Job<PushPayload>, runtime: JobRuntime, signal?: AbortSignal): Promise<PushResult> {
-    const { batch, scanOwner, flowOwner } = job.data;
+    const { batch, scanOwner } = job.data;
     const { ttlSeconds, waitSeconds } = runtime.ctx.config.sync.lease;
-    const entered = await enterFlowLease(runtime.ctx.store, batch.pipeline, {
-      scanOwner,
-      owner: flowOwner,
-      ttlMs: ttlSeconds * 1000,
-      waitMs: waitSeconds * 1000,
-      ...(signal ? { signal } : {}),
-      alive: async () => (job.parent?.id ? runtime.flowAlive(job.parent.id) : false),
-    });
+    // The flow is the job's parent (a scan, or an `audit --fix` heal); a job cut loose from it sends nothing.
+    const flowId = job.parent?.id;
+    const entered = flowId
+      ? await enterFlow(runtime.ctx.store, batch.pipeline, {
+          scanOwner,
+          flowId,
+          ttlMs: ttlSeconds * 1000,
+          waitMs: waitSeconds * 1000,
+          ...(signal ? { signal } : {}),
+          alive: () => runtime.flowAlive(flowId),
+        })
+      : 'ended';
     if (entered === 'ended')
       throw new UnrecoverableError(
         `its ${batch.pipeline} flow has ended (failed or lost): the batch is not sent`,

@@ -2,8 +2,8 @@ import { WaitingChildrenError, type Job } from 'bullmq';
 import { asReadReceipt } from '../erp/ErpRead.js';
 import { commitErpRead } from '../sync/push/erpReadCommit.js';
 import { scanPush } from '../sync/push/scanPush.js';
+import { handToFlow, releaseFlow, releaseLostFlow } from '../sync/frame/pipelineLease.js';
 import type { ProgressEvent, RunSummary } from '../sync/frame/types.js';
-import { flowOwner, handLeaseToFlow, pushLeaseName, releaseFlowLease, releaseLostFlow } from './flowLease.js';
 import { handleFailure } from './handleFailure.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.js';
@@ -33,10 +33,9 @@ export function defineScanJob(
     async process(job, runtime, signal, token) {
       const data = job.data as ScanPayload;
       const { store } = runtime.ctx;
-      const owner = flowOwner(job.id!);
+      const flowId = job.id!;
       if (data.step !== 'scanned') {
         const stop = signal ? AbortSignal.any([runtime.shutdown, signal]) : runtime.shutdown;
-        let scanOwner = '';
         let batches = 0;
         let receipt: string | null = null;
         let scannedAt = 0;
@@ -53,7 +52,7 @@ export function defineScanJob(
           );
         // An earlier attempt's flow may hold the lease (handed over before its process died): with
         // its batches settled the hold guards nothing, and this attempt takes the lease anew.
-        releaseFlowLease(store, pipeline, owner);
+        releaseFlow(store, pipeline, flowId);
         const earlierBatches = await finishedChildKeys(job);
         await releaseLostFlow(store, pipeline, (id) => runtime.flowAlive(id));
         // The scan's span: the ERP read, the diff and each push job enqueued (their parent in the trace).
@@ -62,19 +61,15 @@ export function defineScanJob(
             pipeline,
             runtime.ctx,
             { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
-            async (batch) => {
+            async (batch, lease) => {
               // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
-              if (!scanOwner) scanOwner = store.leases.holder(pushLeaseName(pipeline))?.owner ?? '';
-              await runtime.enqueuePush(job, { batch, scanOwner, flowOwner: owner });
+              await runtime.enqueuePush(job, { batch, scanOwner: lease.owner });
               batches += 1;
             },
-            (scan) => {
+            (scan, lease) => {
               receipt = scan.receipt;
               scannedAt = Date.now();
-              if (batches > 0) {
-                const ttlMs = runtime.ctx.config.sync.lease.ttlSeconds * 1000;
-                handLeaseToFlow(store, pipeline, owner, ttlMs);
-              }
+              if (batches > 0) handToFlow(lease, flowId);
             },
           ),
         );
@@ -97,7 +92,7 @@ export function defineScanJob(
       }
       // Also after a restart between the two steps: the batches still to come are waited for.
       if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-      return finishFlow(job as Job<ScanPayload>, runtime, owner, pipeline);
+      return finishFlow(job as Job<ScanPayload>, runtime, pipeline);
     },
   };
 }
@@ -106,7 +101,6 @@ export function defineScanJob(
 async function finishFlow(
   job: Job<ScanPayload>,
   runtime: JobRuntime,
-  owner: string,
   pipeline: 'stock' | 'prices',
 ): Promise<RunSummary> {
   const scan = job.data.scan!;
@@ -115,7 +109,7 @@ async function finishFlow(
     await job.getChildrenValues<PushResult>(),
     await job.getIgnoredChildrenFailures(),
   );
-  releaseFlowLease(runtime.ctx.store, job.data.pipeline, owner);
+  releaseFlow(runtime.ctx.store, pipeline, job.id!);
   if (job.data.stuck !== undefined) {
     // Failed by a daemon for holding the pipeline too long: its lease is gone, its read not committed.
     summary.error = { code: 'flow_stuck', kind: 'permanent', message: job.data.stuck };

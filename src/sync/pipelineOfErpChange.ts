@@ -1,5 +1,5 @@
 import type { ErpChange } from '../erp/ErpWatch.js';
-import type { PipelineName } from './frame/pipelineNames.js';
+import type { PipelineName } from '../domain/pipelineNames.js';
 
 /**
  * The pipeline whose scan an ERP change calls for (an adapter's watch reports the change; the

@@ -2,7 +2,7 @@ import { runCatalog } from './catalog/catalog.js';
 import { runErpOrders } from './orders/erpOrders.js';
 import { runFeedback } from './orders/feedback.js';
 import { runOrders } from './orders/orders.js';
-import type { PipelineName } from './frame/pipelineNames.js';
+import type { PipelineName } from '../domain/pipelineNames.js';
 import { runPrices } from './push/prices.js';
 import { runProducts } from './catalog/products.js';
 import { runStock } from './push/stock.js';

@@ -1,5 +1,5 @@
 import { PIPELINES } from './registry.js';
-import type { PipelineName } from './frame/pipelineNames.js';
+import type { PipelineName } from '../domain/pipelineNames.js';
 import type { RunOptions, RunSummary, SyncContext } from './frame/types.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderEvent, OutgoingOrder } from '../../src/domain/orders.js';
+import { requireErpOrderPart } from '../../src/erp/erpOrderPart.js';
 import { CONTRACT_SEED, contractOrder } from './contractData.js';
 import { collect, withSource, type ContractSetUp } from './contractSource.js';
 
@@ -13,7 +14,7 @@ export function describeOrdersContract(name: string, setUp: ContractSetUp): void
   describe(`ErpAdapter contract, orders: ${name}`, () => {
     it('reads events in order, rejects a bad one, and resumes after any checkpoint with the same identities', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open }) => {
-        const adapter = await open();
+        const adapter = requireErpOrderPart(await open(), 'events');
         const all = await collect(adapter.orderEvents(null));
         expect(all.map((e) => e.row.ok)).toEqual([true, true, false, true]);
         const records = all.flatMap((e) => (e.row.ok ? [e.row.record] : []));
@@ -38,7 +39,7 @@ export function describeOrdersContract(name: string, setUp: ContractSetUp): void
           all.map((e) => e.row.ok && e.row.record.eventId),
         );
         // A checkpoint is all another instance (the next run) needs to resume.
-        const next = await open();
+        const next = requireErpOrderPart(await open(), 'events');
         for (let k = 0; k < all.length; k++) {
           const rest = await collect(next.orderEvents(all[k]!.checkpoint));
           expect(rest.map((e) => e.checkpoint)).toEqual(all.slice(k + 1).map((e) => e.checkpoint));
@@ -47,7 +48,7 @@ export function describeOrdersContract(name: string, setUp: ContractSetUp): void
 
     it('reads ERP-origin orders with their customer and lines, never skipping one not yet told', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open }) => {
-        const adapter = await open();
+        const adapter = requireErpOrderPart(await open(), 'outgoing');
         const rows = await collect(adapter.outgoingOrders(null));
         const orders = rows.flatMap((r) => (r.row.ok ? [r.row.record] : []));
         expect(orders.map((o) => o.sourceOrderId)).toEqual(['ERP-1', 'ERP-2']);
@@ -64,19 +65,19 @@ export function describeOrdersContract(name: string, setUp: ContractSetUp): void
 
     it('tells the ERP which platform order its order became, from another instance, once', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open, toldPlatformOrder }) => {
-        const rows = await collect((await open()).outgoingOrders(null));
+        const rows = await collect(requireErpOrderPart(await open(), 'outgoing').outgoingOrders(null));
         const first = rows[0]!.row;
         if (!first.ok) throw new Error('ERP-1 should read');
         expect(await toldPlatformOrder('ERP-1')).toBeNull();
         // Everything needed travels with the order: a fresh instance (the next run) records it.
-        const other = await open();
+        const other = requireErpOrderPart(await open(), 'outgoing');
         await other.recordOutgoingOrder(first.record, 501);
         expect(await toldPlatformOrder('ERP-1')).toBe(501);
         expect(await toldPlatformOrder('ERP-2')).toBeNull();
         await other.recordOutgoingOrder(first.record, 501);
         expect(await toldPlatformOrder('ERP-1')).toBe(501);
         // The order not told yet is still read.
-        const again = await collect((await open()).outgoingOrders(null));
+        const again = await collect(requireErpOrderPart(await open(), 'outgoing').outgoingOrders(null));
         expect(again.flatMap((r) => (r.row.ok ? [r.row.record.sourceOrderId] : []))).toContain('ERP-2');
       }));
   });
@@ -89,21 +90,39 @@ export function describeOrdersContract(name: string, setUp: ContractSetUp): void
  */
 export function describeOrderImportContract(name: string, setUp: ContractSetUp): void {
   describe(`ErpAdapter contract, order import: ${name}`, () => {
-    it('imports an order once: a second import, also by another instance, finds the first', () =>
+    it('implements exactly the parts of the order exchange its capabilities name', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open }) => {
         const adapter = await open();
+        const methods = {
+          import: [adapter.importOrder, adapter.updateOrder],
+          events: [adapter.orderEvents, adapter.recordFeedback],
+          outgoing: [adapter.outgoingOrders, adapter.recordOutgoingOrder],
+        };
+        expect(adapter.capabilities.orders.import).toBe(true);
+        for (const [part, implemented] of Object.entries(methods)) {
+          const declared = adapter.capabilities.orders[part as keyof typeof methods];
+          expect({ part, implemented: implemented.map((m) => typeof m === 'function') }).toEqual({
+            part,
+            implemented: [declared, declared],
+          });
+        }
+      }));
+
+    it('imports an order once: a second import, also by another instance, finds the first', () =>
+      withSource(setUp, CONTRACT_SEED, async ({ open }) => {
+        const adapter = requireErpOrderPart(await open(), 'import');
         const first = await adapter.importOrder(contractOrder(7));
         const second = await adapter.importOrder(contractOrder(7));
         expect(first.alreadyImported).toBe(false);
         expect(second).toEqual({ erpRef: first.erpRef, alreadyImported: true });
-        const elsewhere = await (await open()).importOrder(contractOrder(7));
+        const elsewhere = await requireErpOrderPart(await open(), 'import').importOrder(contractOrder(7));
         expect(elsewhere).toEqual({ erpRef: first.erpRef, alreadyImported: true });
         expect((await adapter.importOrder(contractOrder(8))).erpRef).not.toBe(first.erpRef);
       }));
 
     it('takes the same change twice without failing (idempotent per change)', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open }) => {
-        const adapter = await open();
+        const adapter = requireErpOrderPart(await open(), 'import');
         const { erpRef } = await adapter.importOrder(contractOrder(9));
         const change = {
           orderId: 9,
@@ -118,7 +137,7 @@ export function describeOrderImportContract(name: string, setUp: ContractSetUp):
 
     it('locates an imported order read only: its reference, where and when, from another instance; null when not imported', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open, expectedLocation }) => {
-        const adapter = await open();
+        const adapter = requireErpOrderPart(await open(), 'import');
         if (!adapter.locateOrder) throw new Error(`${name} has no locateOrder`);
         expect(await adapter.locateOrder(11)).toBeNull();
         // Looking wrote nothing: the import after it is the first.
@@ -129,7 +148,7 @@ export function describeOrderImportContract(name: string, setUp: ContractSetUp):
           { ...contractOrder(11), status: 'cancelled' },
           { orderId: 11, erpRef, seq: 1, status: 'cancelled', previousStatus: 'new' },
         );
-        const located = await (await open()).locateOrder!(11);
+        const located = await requireErpOrderPart(await open(), 'import').locateOrder!(11);
         expect(located).toMatchObject({ erpRef, ...expectedLocation(11, erpRef) });
         expect(located!.place).not.toBe('');
         // The ERP's own clock (a file's time, a row's timestamp, the sale's creation): seconds apart at most.

@@ -1,13 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createPlatformOrder,
-  outboxIds,
-  platformOrderIds,
-  sellableSku,
-} from '../integration/orders/orderChecks.js';
-import { eventually } from '../support/daemonProcess.js';
-import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {
@@ -85,8 +80,9 @@ describe('the daemon after a crash or a Redis loss', () => {
     expect((await second.exited).code).toBe(0);
   }, 120_000);
 
-  it('loses nothing when Redis restarts empty, and is unready while Redis is away', async () => {
-    world = await startDaemonWorld();
+  it('loses nothing when Redis restarts empty, and is unready and warns while Redis is away', async () => {
+    const password = 'e2e-redis-pass-5c1d';
+    world = await startDaemonWorld({ redisPassword: password });
     const sku = await sellableSku(world.api);
     world.writeStock([{ sku, quantity: 31 }]);
     const daemon = await world.start();
@@ -99,12 +95,27 @@ describe('the daemon after a crash or a Redis loss', () => {
     );
     expect((await opsGet(daemon.url, '/readyz')).text).toContain('Redis is unreachable');
     expect((await opsGet(daemon.url, '/healthz')).status).toBe(200);
+    // Said at the default level (info): a warning per connection and worker, the address masked.
+    const logged = (level: number, msg: string) =>
+      daemon
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .some((line) => line.level === level && line.msg === msg);
+    await eventually('warnings for the lost connections', () =>
+      [
+        'Redis unreachable (worker connection); reconnecting',
+        'Redis unreachable (producer connection); reconnecting',
+      ].every((msg) => logged(40, msg)),
+    );
     // Changes made while Redis is away (the daemon cannot even enqueue) are found afterwards.
     world.writeStock([{ sku, quantity: 32 }]);
     const order = await createPlatformOrder(world.api, sku);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await world.redis.start(); // empty: no persistence
     await eventually('ready again', async () => (await opsGet(daemon.url, '/readyz')).status === 200, 20_000);
+    expect(logged(30, 'Redis reachable again (worker connection)')).toBe(true);
     await eventually(
       'the change made while Redis was away',
       async () => (await platformStock(world!.api)).get(sku) === 32,
@@ -125,6 +136,7 @@ describe('the daemon after a crash or a Redis loss', () => {
       20_000,
     );
     expect(daemon.child.exitCode).toBeNull();
+    expect(daemon.stderr()).not.toContain(password);
   }, 120_000);
 
   it('two replicas on one Redis and store import every order once', async () => {

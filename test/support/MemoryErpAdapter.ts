@@ -87,6 +87,7 @@ export class MemoryErpAdapter implements ErpAdapter {
       reads: { stock: mode, prices: mode, products: mode },
       fullReadEveryMinutes: { stock: 0, prices: 0 },
       stockSubtractsImportedOrders: options.stockSubtractsImportedOrders ?? false,
+      orders: { import: true, events: true, outgoing: true },
     };
   }
 

@@ -134,11 +134,11 @@ describe('architecture', () => {
       (e) =>
         pipelines.includes(roomOf(e.from)) && roomOf(e.to) !== roomOf(e.from) && roomOf(e.to) !== 'frame',
     );
-    // The one sanctioned crossing: the catalog compares the platform with push fingerprints to see its own echo.
+    // The one sanctioned crossing: the catalog compares the platform with push fingerprints (through
+    // the one in-step predicate) to see its own echo.
+    const echo = ['sync/push/fingerprint.ts', 'sync/push/inStep.ts'];
     expect(
-      across
-        .filter((e) => !(roomOf(e.from) === 'catalog' && rel(e.to) === 'sync/push/fingerprint.ts'))
-        .map(crossing),
+      across.filter((e) => !(roomOf(e.from) === 'catalog' && echo.includes(rel(e.to)))).map(crossing),
     ).toEqual([]);
   });
 
@@ -215,6 +215,22 @@ describe('architecture', () => {
       .flatMap((f) => importsOf(f).map((i) => ({ file: rel(f), specifier: i.specifier })))
       .filter((i) => !i.specifier.startsWith('.') && i.specifier !== 'zod');
     expect(schemaPackages).toEqual([]);
+  });
+
+  it('lets the benchmarks stand on their own: bench/ and dev/ import nothing of test/, src/ nothing of them', () => {
+    const projectRoot = resolve(srcRoot, '..');
+    const outside = (dir: string, forbidden: string[]) =>
+      sourceFiles(join(projectRoot, dir)).flatMap((file) =>
+        importsOf(file)
+          .filter((i) => i.specifier.startsWith('.'))
+          .map((i) => relative(projectRoot, resolved(file, i.specifier)).split(/[\\/]/)[0]!)
+          .filter((top) => forbidden.includes(top))
+          .map((top) => `${relative(projectRoot, file)} -> ${top}/`),
+      );
+    expect(sourceFiles(join(projectRoot, 'bench')).length).toBeGreaterThan(0);
+    expect(outside('bench', ['test'])).toEqual([]);
+    expect(outside('dev', ['test', 'bench'])).toEqual([]);
+    expect(outside('src', ['test', 'bench', 'dev'])).toEqual([]);
   });
 
   it('keeps adapters apart and loads them only when chosen', () => {

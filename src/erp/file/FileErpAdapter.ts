@@ -59,6 +59,7 @@ export class FileErpAdapter implements ErpAdapter {
       // Each drop is all there is: no full read exists beyond the ERP's next export.
       fullReadEveryMinutes: { stock: 0, prices: 0 },
       stockSubtractsImportedOrders: config.stockSubtractsImportedOrders,
+      orders: { import: true, events: true, outgoing: true },
     };
   }
 

@@ -1,10 +1,4 @@
-import type {
-  FeedbackResult,
-  OrderChange,
-  OrderEvent,
-  OutgoingOrder,
-  PlatformOrder,
-} from '../../domain/orders.js';
+import type { FeedbackResult, OrderChange, OrderEvent, PlatformOrder } from '../../domain/orders.js';
 import type { PriceRecord, ProductRecord, StockRecord } from '../../domain/records.js';
 import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
@@ -70,6 +64,8 @@ export class TrytonErpAdapter implements ErpAdapter {
       },
       // The forecast counts a confirmed sale's moves from the confirmation on; a quotation has none.
       stockSubtractsImportedOrders: config.stock.field === 'forecast_quantity' && config.orders.confirm,
+      // Sales made in Tryton stay in Tryton: no orders born in the ERP are sent to the platform.
+      orders: { import: true, events: true, outgoing: false },
     };
   }
 
@@ -181,14 +177,6 @@ export class TrytonErpAdapter implements ErpAdapter {
   async recordFeedback(result: FeedbackResult): Promise<void> {
     this.logger.debug({ orderId: result.orderId, kind: result.kind }, 'feedback acknowledged');
   }
-
-  /** Orders born in Tryton are not sent to the platform by this adapter. */
-  // eslint-disable-next-line require-yield
-  async *outgoingOrders(_checkpoint: string | null): AsyncIterable<Checkpointed<OutgoingOrder>> {
-    return;
-  }
-
-  async recordOutgoingOrder(_order: OutgoingOrder, _platformOrderId: number): Promise<void> {}
 
   /**
    * Logs in, counts the products with a code and proves the user's rights for everything the

@@ -2,7 +2,7 @@ import type { StoreAccount, Store, SyncRun } from '../../store/index.js';
 import type { AuditReport } from '../../diagnostics/audit.js';
 import type { OrderStory } from '../../diagnostics/explainOrder.js';
 import type { SkuStory } from '../../diagnostics/explainSku.js';
-import type { PipelineName } from '../../sync/frame/pipelineNames.js';
+import type { PipelineName } from '../../domain/pipelineNames.js';
 
 /**
  * What the console shows of `erp-sync status`: the shape of the status report and of the daemon

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeError } from '../../domain/errors.js';
 import type { Logger } from '../../logger.js';
-import { isPipelineName, type PipelineName } from '../../sync/frame/pipelineNames.js';
+import { isPipelineName, type PipelineName } from '../../domain/pipelineNames.js';
 import { auditFragment, type AuditState } from './auditView.js';
 import type { ConsoleSources } from './ConsoleSources.js';
 import { CONSOLE_JS } from './consoleScript.js';

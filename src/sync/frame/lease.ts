@@ -12,6 +12,11 @@ export interface Lease {
   readonly owner: string;
   /** Throws LeaseLostError when another run took the lease (ours expired): stop sending at once. */
   assertHeld(): void;
+  /**
+   * Passes the lease to `owner` in one transaction, with the TTL it was taken with; this holder
+   * stops renewing it and its `release` does nothing. Throws LeaseLostError when it is no longer ours.
+   */
+  handOver(owner: string): void;
   release(): void;
 }
 
@@ -84,6 +89,14 @@ export async function acquireLease(store: Store, name: string, options: AcquireO
       // Renewing here, right before a request, is the fence: it fails if another run took over.
       if (!lost && !store.leases.renew(name, owner, options.ttlMs)) lost = true;
       if (lost) throw new LeaseLostError(name);
+    },
+    handOver(next) {
+      clearInterval(renew);
+      store.transaction(() => {
+        if (lost || !store.leases.renew(name, owner, options.ttlMs)) throw new LeaseLostError(name);
+        store.leases.release(name, owner);
+        store.leases.acquire(name, next, options.ttlMs);
+      });
     },
     release() {
       clearInterval(renew);

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { isErpSyncError } from '../../domain/errors.js';
-import { acquireLease, type Lease } from './lease.js';
-import type { PipelineName } from './pipelineNames.js';
+import type { Lease } from './lease.js';
+import { acquirePipelineLease, dryRunLease } from './pipelineLease.js';
+import type { PipelineName } from '../../domain/pipelineNames.js';
 import { classifyFailure, describeFailure } from './classifyFailure.js';
 import { emptySummary } from './summary.js';
 import type { RequestCounter, RunOptions, RunSummary, SyncContext } from './types.js';
@@ -47,10 +48,6 @@ export function bindRun(
   return { ctx: { ...ctx, client }, counter };
 }
 
-function noLease(name: string): Lease {
-  return { name, owner: 'dry-run', assertHeld: () => undefined, release: () => undefined };
-}
-
 /**
  * The one frame every pipeline runs in: the lease (overlapping runs of a pipeline take turns;
  * settings from `sync.lease.*`), the run record, the run's own request counter, progress, and
@@ -75,10 +72,10 @@ export async function runInFrame(
   let lease: Lease | undefined;
   let runId: number | undefined;
   try {
-    if (options.dryRun) lease = noLease(`sync:${name}`);
+    if (options.dryRun) lease = dryRunLease(name);
     else {
       const { ttlSeconds, waitSeconds } = ctx.config.sync.lease;
-      lease = await acquireLease(ctx.store, `sync:${name}`, {
+      lease = await acquirePipelineLease(ctx.store, name, {
         ttlMs: ttlSeconds * 1000,
         waitMs: waitSeconds * 1000,
         ...(options.signal ? { signal: options.signal } : {}),

@@ -1,4 +1,4 @@
-import type { PipelineName } from './pipelineNames.js';
+import type { PipelineName } from '../../domain/pipelineNames.js';
 import { describeFailure } from './classifyFailure.js';
 import type { RunFailure, RunOptions, RunSummary } from './types.js';
 

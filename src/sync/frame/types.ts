@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { ErrorCode } from '../../domain/errors.js';
 import type { ErpAdapter } from '../../erp/ErpAdapter.js';
 import type { Store } from '../../store/index.js';
-import type { PipelineName } from './pipelineNames.js';
+import type { PipelineName } from '../../domain/pipelineNames.js';
 
 /**
  * Units of platform orders not yet reflected in the ERP, per item key (`itemKeyString`).

@@ -13,6 +13,7 @@ import { countExtra, isRefusal } from './ordersPipelineRun.js';
 import { classifyFailure } from '../frame/classifyFailure.js';
 import { runInFrame } from '../frame/runInFrame.js';
 import type { RunFailure, RunOptions, RunSummary, SyncContext } from '../frame/types.js';
+import { erpOrderPart, requireErpOrderPart } from '../../erp/erpOrderPart.js';
 
 /** Where the ERP's stream of outgoing orders was read up to (store cursor). */
 export const ERP_ORDERS_CHECKPOINT = 'erp-orders.outgoing';
@@ -38,6 +39,9 @@ async function createErpOrders(
   summary: RunSummary,
   lease: Lease,
 ): Promise<void> {
+  // An ERP whose orders stay in it (capabilities.orders.outgoing) has none to read.
+  const erp = erpOrderPart(ctx.erp, 'outgoing');
+  if (!erp) return;
   const repos = orderRepositoriesOf(ctx.store);
   const checkpoint = options.full ? null : ctx.store.cursors.get(ERP_ORDERS_CHECKPOINT);
   // The checkpoint moves over every finished order, and stops before the first one whose
@@ -48,7 +52,7 @@ async function createErpOrders(
   };
   const streak = new FailureStreak();
   let first: RunFailure | undefined;
-  for await (const item of ctx.erp.outgoingOrders(checkpoint)) {
+  for await (const item of erp.outgoingOrders(checkpoint)) {
     // The platform stopped answering: the rest is read again next run (the checkpoint is held).
     if (options.signal?.aborted || streak.down) break;
     summary.read += 1;
@@ -238,7 +242,7 @@ function markCreated(ctx: SyncContext, sourceOrderId: string, order: ApiOrderSum
 
 async function tellErp(ctx: SyncContext, order: OutgoingOrder, platformOrderId: number): Promise<void> {
   const outgoing = orderRepositoriesOf(ctx.store).outgoing;
-  await ctx.erp.recordOutgoingOrder(order, platformOrderId);
+  await requireErpOrderPart(ctx.erp, 'outgoing').recordOutgoingOrder(order, platformOrderId);
   outgoing.markErpRecorded(order.sourceOrderId);
 }
 

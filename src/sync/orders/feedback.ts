@@ -9,6 +9,7 @@ import { afterRefusedMove, updateOrder, type EventOutcome } from './lifecycleWal
 import { countExtra, isRefusal } from './ordersPipelineRun.js';
 import { runInFrame } from '../frame/runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from '../frame/types.js';
+import { erpOrderPart, requireErpOrderPart } from '../../erp/erpOrderPart.js';
 
 export const FEEDBACK_CHECKPOINT = 'feedback.events';
 
@@ -29,10 +30,13 @@ async function applyEvents(
   summary: RunSummary,
   lease: Lease,
 ): Promise<void> {
+  // An ERP that reports no fulfilment (capabilities.orders.events) has nothing to send back.
+  const erp = erpOrderPart(ctx.erp, 'events');
+  if (!erp) return;
   const repos = orderRepositoriesOf(ctx.store);
   await retryWaiting(ctx, options, summary, lease);
   const checkpoint = ctx.store.cursors.get(FEEDBACK_CHECKPOINT);
-  for await (const item of ctx.erp.orderEvents(options.full ? null : checkpoint)) {
+  for await (const item of erp.orderEvents(options.full ? null : checkpoint)) {
     if (options.signal?.aborted) break;
     summary.read += 1;
     const advance = () => {
@@ -164,7 +168,7 @@ async function handleEvent(
     if (outcome.how === 'walked') countExtra(summary, 'walkSteps', outcome.steps);
   }
   const { result, delivered } = outcome;
-  await ctx.erp.recordFeedback(result);
+  await requireErpOrderPart(ctx.erp, 'events').recordFeedback(result);
   ctx.store.transaction(() => {
     repos.events.record({
       eventId: event.eventId,

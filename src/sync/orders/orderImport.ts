@@ -7,6 +7,7 @@ import { orderRepositoriesOf } from '../../store/createOrderRepositories.js';
 import { erpOriginIds } from './erpOriginIds.js';
 import type { ItemCounts, SyncContext } from '../frame/types.js';
 import { unitsOf } from './unitsOf.js';
+import { requireErpOrderPart } from '../../erp/erpOrderPart.js';
 
 export type ImportOutcome = 'imported' | 'already_in_erp' | 'parked' | 'skipped' | 'erp_origin' | 'gone';
 
@@ -79,7 +80,7 @@ export async function importPlatformOrder(
   if (!listed) repos.links.replaceLines(order.id, unitsOf(order.items));
   let result;
   try {
-    result = await ctx.erp.importOrder(order);
+    result = await requireErpOrderPart(ctx.erp, 'import').importOrder(order);
   } catch (error) {
     if (isErpSyncError(error) && error.code === 'erp_rejected') {
       ctx.store.transaction(() => {

@@ -7,6 +7,7 @@ import { orderRepositoriesOf } from '../../store/createOrderRepositories.js';
 import type { OrderLink, PendingOrderChange } from '../../store/OrderLinkRepository.js';
 import { nextOrderChange, toOrderChange, withoutErpCaused, type OrderState } from './orderChanges.js';
 import type { SyncContext } from '../frame/types.js';
+import { requireErpOrderPart } from '../../erp/erpOrderPart.js';
 
 /** States after which nothing more is expected from the platform for an order. */
 const FINAL: readonly OrderStatus[] = ['cancelled', 'returned'];
@@ -66,7 +67,7 @@ async function deliver(
 ): Promise<void> {
   const links = orderRepositoriesOf(ctx.store).links;
   try {
-    await ctx.erp.updateOrder(order, toOrderChange(link, pending));
+    await requireErpOrderPart(ctx.erp, 'import').updateOrder(order, toOrderChange(link, pending));
   } catch (error) {
     // The ERP answered no (e.g. a sale already shipping cannot be cancelled): final, not retried.
     // The refusal is a reject a person sees; the change is done with, so it is not delivered again.

@@ -15,6 +15,7 @@ import { classifyFailure, stopsTheRun } from '../frame/classifyFailure.js';
 import { runInFrame, type PipelineRun } from '../frame/runInFrame.js';
 import type { RunFailure, RunOptions, RunSummary, SyncContext } from '../frame/types.js';
 import { unitsOf } from './unitsOf.js';
+import { erpOrderPart } from '../../erp/erpOrderPart.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
 
@@ -40,6 +41,8 @@ export type OrderImporter = (run: PipelineRun, ids: number[], listed: Map<number
 
 async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
+  // An ERP that takes no platform orders (capabilities.orders.import): nothing to poll for it.
+  if (!erpOrderPart(ctx.erp, 'import')) return;
   const repos = orderRepositoriesOf(ctx.store);
   // Before the list is read: feedback touches after this make a listed state stale (echo guard).
   const mark = repos.links.guardMark();

@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { flowOwner, pushLeaseName } from '../../../src/queue/flowLease.js';
 import { startFlowLeaseKeeper, type FlowLeaseKeeper } from '../../../src/queue/flowLeaseKeeper.js';
 import type { FlowStuckError } from '../../../src/queue/FlowStuckError.js';
 import type { FlowView } from '../../../src/queue/stuckFlow.js';
 import { openStore, type Store } from '../../../src/store/index.js';
+import {
+  acquirePipelineLease,
+  flowHolding,
+  handToFlow,
+  pipelineLeaseName,
+} from '../../../src/sync/frame/pipelineLease.js';
 
 let store: Store | undefined;
 let keeper: FlowLeaseKeeper | undefined;
@@ -18,6 +23,10 @@ const pushingFor =
   (ids: Set<string>) =>
   async (id: string): Promise<FlowView | null> =>
     ids.has(id) ? { pushing: true, ageMs: 0, batches: 1 } : { pushing: false, ageMs: 0, batches: 1 };
+/** Flow `flowId` holds the pipeline's lease, as a scan leaves it. */
+async function flowHolds(s: Store, pipeline: string, flowId: string): Promise<void> {
+  handToFlow(await acquirePipelineLease(s, pipeline, { ttlMs: TTL_MS, waitMs: 0 }), flowId);
+}
 const neverStuck = { limitMs: () => Number.MAX_SAFE_INTEGER, failStuck: async () => undefined };
 
 describe('the flow lease keeper', () => {
@@ -31,20 +40,20 @@ describe('the flow lease keeper', () => {
       inspect: pushingFor(pushing),
       ...neverStuck,
     });
-    store.leases.acquire(pushLeaseName('stock'), flowOwner('41'), TTL_MS);
-    store.leases.acquire(pushLeaseName('prices'), flowOwner('42'), TTL_MS);
+    await flowHolds(store, 'stock', '41');
+    await flowHolds(store, 'prices', '42');
     await sleep(3 * TTL_MS);
-    expect(store.leases.holder(pushLeaseName('stock'))?.owner).toBe(flowOwner('41'));
-    expect(store.leases.holder(pushLeaseName('prices'))?.owner).toBe(flowOwner('42'));
+    expect(flowHolding(store, 'stock')).toBe('41');
+    expect(flowHolding(store, 'prices')).toBe('42');
 
     pushing.delete('41'); // its last batch is done (or its scan job is running again)
     await sleep(2 * TTL_MS);
-    expect(store.leases.holder(pushLeaseName('stock'))).toBeUndefined();
-    expect(store.leases.holder(pushLeaseName('prices'))?.owner).toBe(flowOwner('42'));
+    expect(store.leases.holder(pipelineLeaseName('stock'))).toBeUndefined();
+    expect(flowHolding(store, 'prices')).toBe('42');
 
     keeper.stop(); // the daemon died: nobody renews, the hold lapses
     await sleep(2 * TTL_MS);
-    expect(store.leases.holder(pushLeaseName('prices'))).toBeUndefined();
+    expect(store.leases.holder(pipelineLeaseName('prices'))).toBeUndefined();
   });
 
   it('never renews a lease a run-once holds, nor takes one over', async () => {
@@ -60,9 +69,9 @@ describe('the flow lease keeper', () => {
       },
       ...neverStuck,
     });
-    store.leases.acquire(pushLeaseName('stock'), 'host:123:start:abcd', TTL_MS);
+    store.leases.acquire(pipelineLeaseName('stock'), 'host:123:start:abcd', TTL_MS);
     await sleep(2 * TTL_MS);
-    expect(store.leases.holder(pushLeaseName('stock'))).toBeUndefined();
+    expect(store.leases.holder(pipelineLeaseName('stock'))).toBeUndefined();
     expect(asked).toBe(0);
   });
 
@@ -90,17 +99,17 @@ describe('the flow lease keeper', () => {
       },
       onStuck: (pipeline, error) => stuck.push({ pipeline, error }),
     });
-    store.leases.acquire(pushLeaseName('stock'), flowOwner('51'), TTL_MS);
-    store.leases.acquire(pushLeaseName('prices'), flowOwner('52'), TTL_MS);
+    await flowHolds(store, 'stock', '51');
+    await flowHolds(store, 'prices', '52');
     await sleep(1500);
     expect(failed).toEqual([]);
-    expect(store.leases.holder(pushLeaseName('stock'))?.owner).toBe(flowOwner('51'));
+    expect(flowHolding(store, 'stock')).toBe('51');
     await sleep(1200);
     expect(failed).toEqual(['51']);
     expect(stuck.map((s) => [s.pipeline, s.error.code])).toEqual([['stock', 'flow_stuck']]);
     expect(stuck[0]!.error.message).toMatch(/stock flow waited \d+ s for its batches, past its limit of 2 s/);
     // Released at once, not left to lapse: a newer scan may start now.
-    expect(store.leases.holder(pushLeaseName('stock'))).toBeUndefined();
-    expect(store.leases.holder(pushLeaseName('prices'))?.owner).toBe(flowOwner('52'));
+    expect(store.leases.holder(pipelineLeaseName('stock'))).toBeUndefined();
+    expect(flowHolding(store, 'prices')).toBe('52');
   });
 });

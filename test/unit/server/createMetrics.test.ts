@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { register } from 'prom-client';
 import { createMetrics } from '../../../src/server/createMetrics.js';
 import { isLoopbackHost } from '../../../src/server/isLoopbackHost.js';
-import type { PipelineName } from '../../../src/sync/frame/pipelineNames.js';
+import type { PipelineName } from '../../../src/domain/pipelineNames.js';
 import { emptySummary } from '../../../src/sync/frame/summary.js';
 
 const run = (pipeline: PipelineName, fields: Record<string, unknown> = {}) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERP_CHANGES } from '../../../src/erp/ErpWatch.js';
-import { isPipelineName } from '../../../src/sync/frame/pipelineNames.js';
+import { isPipelineName } from '../../../src/domain/pipelineNames.js';
 import { pipelineOfErpChange } from '../../../src/sync/pipelineOfErpChange.js';
 
 describe('pipelineOfErpChange', () => {

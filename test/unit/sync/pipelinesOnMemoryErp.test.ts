@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/api/createApiClient.js';
+import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
 import { parseConfig, type Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
@@ -342,5 +343,55 @@ describe('orders and feedback over the memory ERP', () => {
     expect(world.store.cursors.get(FEEDBACK_CHECKPOINT)).toBe('1');
     const second = await runPipeline('feedback', await world.context(), RUN);
     expect(second).toMatchObject({ read: 0, applied: 0 });
+  });
+});
+
+describe('an ERP that does no orders', () => {
+  /** The memory adapter's records alone, as a stock-only adapter would be: no order method at all. */
+  function recordsOnly(full: ErpAdapter): ErpAdapter {
+    return {
+      kind: 'records-only',
+      capabilities: { ...full.capabilities, orders: { import: false, events: false, outgoing: false } },
+      open: () => full.open(),
+      stock: (after) => full.stock(after),
+      prices: (after) => full.prices(after),
+      products: (after) => full.products(after),
+      commit: (receipt) => full.commit(receipt),
+      check: () => full.check(),
+      close: () => full.close(),
+    };
+  }
+
+  it('says so through its capabilities: orders, feedback and erp-orders ask it nothing and succeed with nothing read', async () => {
+    world = await startWorld({ seed: 'demo' });
+    const sku = await sellableSku(world.api);
+    const order = await world.api.orders.create({
+      customer: { name: 'Client', email: 'client@example.ro' },
+      items: [{ sku, quantity: 1 }],
+    });
+    world.erp.events.push({ order_id: order.id, event: 'confirmed', note: 'checked' });
+    world.erp.outgoing.push({
+      source_order_id: 'MEM-9',
+      customer: { name: 'Client 9', email: 'mem-9@example.ro' },
+      items: [{ sku, quantity: 1 }],
+    });
+    const ctx = await world.context();
+    for (const pipeline of ['orders', 'feedback', 'erp-orders'] as const) {
+      const summary = await runPipeline(pipeline, { ...ctx, erp: recordsOnly(ctx.erp) }, RUN);
+      expect({ pipeline, error: summary.error, read: summary.read }).toEqual({
+        pipeline,
+        error: undefined,
+        read: 0,
+      });
+    }
+    for (const method of ['importOrder', 'orderEvents', 'outgoingOrders'])
+      expect({ method, calls: world.erp.count(method) }).toEqual({ method, calls: 0 });
+    expect(world.erp.imported.has(order.id)).toBe(false);
+
+    // The same ERP with its order parts: each pipeline reads what was waiting.
+    expect((await runPipeline('orders', await world.context(), RUN)).error).toBeUndefined();
+    expect(world.erp.imported.has(order.id)).toBe(true);
+    expect(await runPipeline('feedback', await world.context(), RUN)).toMatchObject({ read: 1 });
+    expect(await runPipeline('erp-orders', await world.context(), RUN)).toMatchObject({ read: 1 });
   });
 });

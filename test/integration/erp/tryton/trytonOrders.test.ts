@@ -6,7 +6,8 @@ import { runOrders } from '../../../../src/sync/orders/orders.js';
 import { CLI_ENTRY } from '../../../support/cli.js';
 import { CalendarDate } from '../../../../src/erp/tryton/trytonValues.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, type TrytonWorld } from './trytonWorld.js';
+import { startTryton, startTrytonWorld, type TrytonWorld } from '../../../support/trytonWorld.js';
+import { requireErpOrderPart } from '../../../../src/erp/erpOrderPart.js';
 
 const RUN = { full: false, dryRun: false };
 let tryton: TrytonServer;
@@ -121,7 +122,7 @@ describe('platform -> Tryton: orders', { timeout: 120_000 }, () => {
     const ctx = await world.context({ orders: { confirm: false } });
     await runOrders(ctx, RUN); // quoted only: what a run killed before confirm leaves behind
     expect((await salesFor(world, order.id)).map((s) => s.state)).toEqual(['quotation']);
-    const adapter = (await world.context()).erp;
+    const adapter = requireErpOrderPart((await world.context()).erp, 'import');
     const { toPlatformOrder } = await import('../../../../src/api/mappers.js');
     const result = await adapter.importOrder(toPlatformOrder(await world.api.orders.get(order.id)));
     expect(result.alreadyImported).toBe(true);
