@@ -33,7 +33,7 @@ import { join, resolve } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { openStore } from '../src/store/index.js';
-import { startPrivateRedis } from '../test/support/redisServer.js';
+import { startPrivateRedis } from '../dev/redisServer.js';
 import { hasFlag, numberArg } from './support/benchArgs.js';
 import { machineLine } from './support/machineLine.js';
 import { recordSection } from './support/recordSection.js';

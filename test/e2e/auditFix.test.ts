@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditFix } from '../../src/cli/healAuditDrift.js';
 import { openStore } from '../../src/store/index.js';
 import type { AuditReport } from '../../src/diagnostics/audit.js';
-import { eventually, type DaemonProcess } from '../support/daemonProcess.js';
+import { eventually, type DaemonProcess } from '../../dev/daemonProcess.js';
 import { runCli } from '../support/cli.js';
-import { writeCsv } from '../integration/sync/syncHarness.js';
-import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { writeCsv } from '../support/syncHarness.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 /** The ERP's stock now, by product number: each test changes it from where the last one left it. */

@@ -7,9 +7,9 @@ import { writeConfigFile } from '../../src/config.js';
 import { openStore } from '../../src/store/index.js';
 import { PIPELINE_ORDER } from '../../src/domain/pipelineNames.js';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser.js';
-import { eventually, startDaemonProcess, type DaemonProcess } from '../support/daemonProcess.js';
-import { createPlatformOrder, sellableSku } from '../integration/orders/orderChecks.js';
-import { startDaemonWorld, worldQueue, type DaemonWorld } from './daemonWorld.js';
+import { eventually, startDaemonProcess, type DaemonProcess } from '../../dev/daemonProcess.js';
+import { createPlatformOrder, sellableSku } from '../support/orderChecks.js';
+import { startDaemonWorld, worldQueue, type DaemonWorld } from '../support/daemonWorld.js';
 
 // The console in a real browser (Debian's Chromium driven by puppeteer-core) against the daemon as
 // a child process, the sandbox and a drop folder. Screenshots go to test-artifacts/console/.

@@ -2,16 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/createApiClient.js';
-import {
-  createPlatformOrder,
-  outboxIds,
-  platformOrderIds,
-  sellableSku,
-} from '../integration/orders/orderChecks.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
 import { runCli, STACK_TRACE } from '../support/cli.js';
-import { eventually, startDaemonProcess } from '../support/daemonProcess.js';
+import { eventually, startDaemonProcess } from '../../dev/daemonProcess.js';
 import { startGateProxy, type GateProxy } from '../support/gateProxy.js';
-import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from './daemonWorld.js';
+import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from '../support/daemonWorld.js';
 
 // Invariant 12 in the daemon: the real CLI (`erp-sync start`), the real sandbox with its two
 // companies' keys, a private Redis.
@@ -128,6 +123,48 @@ describe('the daemon and the store of one company', () => {
     expect(text.stdout).toContain(`address changed from ${world.sandbox.url}`);
   }, 120_000);
 
+  it('pauses at its periodic check when the same key starts answering as another company, and goes on once it is back', async () => {
+    world = await startDaemonWorld({
+      schedules: { stock: 'off' },
+      config: { queue: { accountCheckSeconds: 1, probeSeconds: 1 } },
+    });
+    proxy = await startGateProxy(world.sandbox.url);
+    const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+    const daemon = await startDaemonProcess(world.configFile, { ...world.env, CMS_BASE_URL: proxy.url });
+    try {
+      await eventually(
+        'the orders imported',
+        async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
+      );
+      // Behind the proxy, GET /account now names another company (a proxy routing elsewhere).
+      proxy.rewrite(
+        (method, path) => method === 'GET' && path === '/account',
+        (json) => {
+          const body = json as { data: Record<string, unknown> };
+          return { ...body, data: { ...body.data, id: 2, name: 'Second Shop SRL', cui: 'RO87654321' } };
+        },
+      );
+      await eventually('readiness red', async () => (await readyz(daemon.url)).status === 503, 20_000);
+      expect((await readyz(daemon.url)).reasons.join(' ')).toContain('not to the account "Second Shop SRL"');
+      const order = await createPlatformOrder(world.api, await sellableSku(world.api));
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect((await outboxIds(world.erpDir)).ids).not.toContain(order.id);
+
+      proxy.rewrite(null);
+      await eventually(
+        'readiness green again',
+        async () => (await readyz(daemon.url)).status === 200,
+        20_000,
+      );
+      await eventually('the order waiting meanwhile imported', async () =>
+        (await outboxIds(world!.erpDir)).ids.includes(order.id),
+      );
+    } finally {
+      daemon.kill();
+      await daemon.exited;
+    }
+  }, 150_000);
+
   it('pauses when a reloaded key (SIGHUP) answers as another company: readiness red, no order imported; resumes with the right key', async () => {
     world = await startDaemonWorld({ schedules: { stock: 'off' }, config: { queue: { probeSeconds: 2 } } });
     const keyFile = join(world.dir, 'api-key');
@@ -159,18 +196,26 @@ describe('the daemon and the store of one company', () => {
       expect(during).toHaveLength(expected.length);
       expect((await readyz(daemon.url)).status).toBe(503);
 
-      writeFileSync(keyFile, `${world.sandbox.keys.primary}\n`);
+      // Back to the right company with a rotated key (a second key of the same company), and the old
+      // key revoked: the order below can only be imported with the reloaded key.
+      const rotated = world.sandbox.keys.revoked;
+      world.sandbox.setKeyRevoked(rotated, false);
+      writeFileSync(keyFile, `${rotated}\n`);
       daemon.kill('SIGHUP');
       await eventually(
         'readiness green again',
         async () => (await readyz(daemon.url)).status === 200,
         20_000,
       );
-      const order = await createPlatformOrder(world.api, await sellableSku(world.api));
-      await eventually('a new order imported after the right key is back', async () =>
+      world.sandbox.setKeyRevoked(world.sandbox.keys.primary, true);
+      const api = createApiClient({ baseUrl: world.sandbox.url, apiKey: rotated, retries: 3 });
+      const order = await createPlatformOrder(api, await sellableSku(api)).finally(() => api.close());
+      await eventually('a new order imported with the reloaded key', async () =>
         (await outboxIds(world!.erpDir)).ids.includes(order.id),
       );
       expect(daemon.stderr()).not.toContain(world.sandbox.keys.secondary);
+      expect(daemon.stderr()).not.toContain(rotated);
+      expect(daemon.stderr()).toContain("the reloaded API credentials answer as the store's company");
       expect(daemon.child.exitCode).toBeNull();
     } finally {
       daemon.kill();

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sellableSku } from '../integration/orders/orderChecks.js';
-import { eventually } from '../support/daemonProcess.js';
-import { metricValue, opsGet, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { sellableSku } from '../support/orderChecks.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import {
+  metricValue,
+  opsGet,
+  platformStock,
+  startDaemonWorld,
+  type DaemonWorld,
+} from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {

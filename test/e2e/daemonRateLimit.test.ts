@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/daemonProcess.js';
-import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {

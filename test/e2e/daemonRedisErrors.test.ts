@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/daemonProcess.js';
-import { opsGet, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import { opsGet, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {

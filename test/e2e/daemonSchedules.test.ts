@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createPlatformOrder,
-  outboxIds,
-  platformOrderIds,
-  sellableSku,
-} from '../integration/orders/orderChecks.js';
-import { eventually } from '../support/daemonProcess.js';
-import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {

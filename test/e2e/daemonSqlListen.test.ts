@@ -9,10 +9,10 @@ import { connectSql } from '../../src/erp/sql/connectSql.js';
 import { sqlErpConfigSchema } from '../../src/erp/sql/sqlConfigSchema.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js';
 import { runCli } from '../support/cli.js';
-import { eventually, startDaemonProcess, type DaemonProcess } from '../support/daemonProcess.js';
-import { startPrivateRedis, type PrivateRedis } from '../support/redisServer.js';
+import { eventually, startDaemonProcess, type DaemonProcess } from '../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../dev/redisServer.js';
 import { createTestDatabase, type TestDatabase } from '../support/sqlDatabases.js';
-import { metricValue, opsGet } from './daemonWorld.js';
+import { metricValue, opsGet } from '../support/daemonWorld.js';
 
 // PostgreSQL LISTEN: a committed change reaches the platform within seconds although every
 // schedule is hourly; a lost listening connection is reconnected, and a change made meanwhile

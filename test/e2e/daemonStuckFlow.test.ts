@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { eventually } from '../support/daemonProcess.js';
+import { eventually } from '../../dev/daemonProcess.js';
 import {
   bulkStockRequests,
   opsGet,
@@ -9,7 +9,7 @@ import {
   startDaemonWorld,
   worldQueue,
   type DaemonWorld,
-} from './daemonWorld.js';
+} from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 const queues: Queue[] = [];

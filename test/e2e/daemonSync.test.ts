@@ -1,10 +1,10 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/sync/frame/types.js';
-import { outboxIds, platformOrderIds } from '../integration/orders/orderChecks.js';
+import { outboxIds, platformOrderIds } from '../support/orderChecks.js';
 import { runCli } from '../support/cli.js';
-import { eventually } from '../support/daemonProcess.js';
-import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../support/daemonProcess.js';
+import { eventually } from '../../dev/daemonProcess.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlpReceiver.js';
-import { platformStock, startDaemonWorld, type DaemonWorld } from './daemonWorld.js';
+import { platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 let receiver: OtlpReceiver | undefined;

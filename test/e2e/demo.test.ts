@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_KEYS } from '../../src/sandbox/index.js';
 import { openStore } from '../../src/store/index.js';
 import { runCli, type CliResult } from '../support/cli.js';
-import { eventually } from '../support/daemonProcess.js';
-import { startPrivateRedis, type PrivateRedis } from '../support/redisServer.js';
+import { eventually } from '../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../dev/redisServer.js';
 
 /** A PATH with nothing on it: no redis-server (the child is started by node's absolute path). */
 let emptyPath: string;

@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI_ENTRY, PROJECT_ROOT } from '../../dev/projectPaths.js';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI_ENTRY = resolve(PROJECT_ROOT, 'src/cli/main.ts');
+export { CLI_ENTRY, PROJECT_ROOT };
 /** tsx by its resolved URL, so that a child started in another folder (options.cwd) finds it too. */
 const TSX = import.meta.resolve('tsx');
 

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../../src/domain/limits.js';
-import { orderRecord } from '../integration/api/records.js';
+import { orderRecord } from './records.js';
 import { pageOf, startStubServer, type StubReply, type StubRequest, type StubServer } from './stubServer.js';
 
 /**

@@ -217,6 +217,22 @@ describe('architecture', () => {
     expect(schemaPackages).toEqual([]);
   });
 
+  it('lets the benchmarks stand on their own: bench/ and dev/ import nothing of test/, src/ nothing of them', () => {
+    const projectRoot = resolve(srcRoot, '..');
+    const outside = (dir: string, forbidden: string[]) =>
+      sourceFiles(join(projectRoot, dir)).flatMap((file) =>
+        importsOf(file)
+          .filter((i) => i.specifier.startsWith('.'))
+          .map((i) => relative(projectRoot, resolved(file, i.specifier)).split(/[\\/]/)[0]!)
+          .filter((top) => forbidden.includes(top))
+          .map((top) => `${relative(projectRoot, file)} -> ${top}/`),
+      );
+    expect(sourceFiles(join(projectRoot, 'bench')).length).toBeGreaterThan(0);
+    expect(outside('bench', ['test'])).toEqual([]);
+    expect(outside('dev', ['test', 'bench'])).toEqual([]);
+    expect(outside('src', ['test', 'bench', 'dev'])).toEqual([]);
+  });
+
   it('keeps adapters apart and loads them only when chosen', () => {
     // No adapter imports another one.
     expect(

@@ -12,8 +12,8 @@ import {
   type ApiClientOptions,
 } from '../../../src/api/index.js';
 import { startStubServer, type StubServer } from '../../support/stubServer.js';
-import { captureLog } from './logCapture.js';
-import { orderRecord, productRecord } from './records.js';
+import { captureLog } from '../../support/logCapture.js';
+import { orderRecord, productRecord } from '../../support/records.js';
 
 const KEY = 'cms_resilience_fedcba9876543210';
 const log = captureLog();

@@ -7,8 +7,8 @@ import {
 } from '../../../src/api/index.js';
 import { VERSION } from '../../../src/version.js';
 import { pageOf, startStubServer, type StubServer } from '../../support/stubServer.js';
-import { captureLog } from './logCapture.js';
-import { orderRecord, productRecord } from './records.js';
+import { captureLog } from '../../support/logCapture.js';
+import { orderRecord, productRecord } from '../../support/records.js';
 
 const KEY = 'cms_stub_0123456789abcdef';
 const log = captureLog();

@@ -9,7 +9,7 @@ import {
   type ApiClientOptions,
 } from '../../../src/api/index.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import { captureLog } from './logCapture.js';
+import { captureLog } from '../../support/logCapture.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 

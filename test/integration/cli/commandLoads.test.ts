@@ -7,7 +7,7 @@ import { writeConfigFile } from '../../../src/config.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { openStore } from '../../../src/store/index.js';
 import { CLI_ENTRY, PROJECT_ROOT } from '../../support/cli.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 
 // A command loads what it needs when it runs (src/cli/createProgram.ts): the start of `--version`
 // and `--help` is commander alone, `status` and `check` load the libraries of their own job only.

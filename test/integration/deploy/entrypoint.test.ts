@@ -5,14 +5,14 @@ import { silentLogger } from '../../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { createMetrics, startOpsServer } from '../../../src/server/index.js';
 import { openStore } from '../../../src/store/index.js';
-import { freePort } from '../../support/redisServer.js';
+import { freePort } from '../../../dev/redisServer.js';
 import {
   HEALTHCHECK,
   createWorkspace,
   processesMentioning,
   startEntrypoint,
   type Workspace,
-} from './loopHarness.js';
+} from '../../support/entrypointProcess.js';
 
 // deploy/docker-entrypoint.sh driving the real CLI (TypeScript source) against the real sandbox.
 

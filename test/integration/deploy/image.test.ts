@@ -19,7 +19,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../../src/config.js';
 import { DEMO_KEYS, startSandbox } from '../../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
-import { startPrivateRedis } from '../../support/redisServer.js';
+import { startPrivateRedis } from '../../../dev/redisServer.js';
 
 // The image itself is built and run by test/image/smoke.sh (CI, as root with a Docker engine).
 // What is checked here, without an engine:

@@ -7,7 +7,7 @@ import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import type { ErpRow, PriceRecord } from '../../../src/domain/records.js';
 import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';
-import { fileConfig } from './writeDropFolder.js';
+import { fileConfig } from '../../support/writeDropFolder.js';
 
 const dirs: string[] = [];
 afterEach(() => {

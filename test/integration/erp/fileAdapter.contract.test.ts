@@ -12,7 +12,7 @@ import {
   type ContractSeed,
   type ContractSource,
 } from '../../contract/erpAdapterContract.js';
-import { fileConfig, writeDropFile, type DropFormat } from './writeDropFolder.js';
+import { fileConfig, writeDropFile, type DropFormat } from '../../support/writeDropFolder.js';
 
 /** A drop folder holding the seed: record files in `format`, events as CSV (or JSON), inbox order files. */
 async function dropFolderSource(format: DropFormat, archive: boolean): Promise<ContractSource> {

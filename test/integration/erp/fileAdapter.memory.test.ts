@@ -28,7 +28,7 @@ async function writeBigCsv(path: string): Promise<void> {
 async function measureStockRead(path: string): Promise<StockReadMeasure> {
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(import.meta.dirname, 'measureStockRead.ts'), path],
+    ['--expose-gc', '--import', 'tsx', join(import.meta.dirname, '../../support/measureStockRead.ts'), path],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';

@@ -18,7 +18,7 @@ import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
 import { FileAccessError } from '../../../src/erp/file/FileAccessError.js';
 import { FileNotReadyError } from '../../../src/erp/file/FileNotReadyError.js';
 import { silentLogger } from '../../../src/logger.js';
-import { fileConfig } from './writeDropFolder.js';
+import { fileConfig } from '../../support/writeDropFolder.js';
 
 const dirs: string[] = [];
 afterEach(() => {

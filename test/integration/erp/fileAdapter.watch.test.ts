@@ -9,7 +9,7 @@ import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
 import type { FileErpConfig } from '../../../src/erp/file/fileConfigSchema.js';
 import { classifyDropPath, watchDropFolder } from '../../../src/erp/file/watchDropFolder.js';
 import { silentLogger } from '../../../src/logger.js';
-import { fileConfig } from './writeDropFolder.js';
+import { fileConfig } from '../../support/writeDropFolder.js';
 
 const STOCK = 'sku,quantity\nA,1\n';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ErpRow } from '../../../src/domain/records.js';
 import { FileErpAdapter } from '../../../src/erp/file/FileErpAdapter.js';
 import { silentLogger } from '../../../src/logger.js';
-import { fileConfig } from './writeDropFolder.js';
+import { fileConfig } from '../../support/writeDropFolder.js';
 
 async function collect<T>(rows: AsyncIterable<ErpRow<T>>): Promise<ErpRow<T>[]> {
   const out: ErpRow<T>[] = [];

@@ -8,8 +8,8 @@ import { runOrders } from '../../../src/sync/orders/orders.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { startGateProxy, type GateProxy } from '../../support/gateProxy.js';
 import { createTestDatabase, type TestDatabase } from '../../support/sqlDatabases.js';
-import { createPlatformOrder, sellableSku } from './orderChecks.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+import { createPlatformOrder, sellableSku } from '../../support/orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
 
 /*
  * No echo, whatever the interleaving of the orders poll and feedback (docs/orders.md). The ERP

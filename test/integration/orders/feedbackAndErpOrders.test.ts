@@ -6,8 +6,8 @@ import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.
 import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/orders/feedback.js';
 import { runErpOrders } from '../../../src/sync/orders/erpOrders.js';
 import { runOrders } from '../../../src/sync/orders/orders.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, outboxIds, sellableSku, writeInboxOrder } from './orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
+import { createPlatformOrder, outboxIds, sellableSku, writeInboxOrder } from '../../support/orderChecks.js';
 
 const RUN = { full: false, dryRun: false };
 let world: OrderWorld | undefined;

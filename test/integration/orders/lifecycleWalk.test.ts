@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FEEDBACK_CHECKPOINT, runFeedback } from '../../../src/sync/orders/feedback.js';
 import { runOrders } from '../../../src/sync/orders/orders.js';
-import { createPlatformOrder, sellableSku } from './orderChecks.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { startStubPlatformWorld, type StubPlatformWorld } from './stubPlatformWorld.js';
+import { createPlatformOrder, sellableSku } from '../../support/orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
+import { startStubPlatformWorld, type StubPlatformWorld } from '../../support/stubPlatformWorld.js';
 
 /*
  * An ERP reports "shipped" for an order still "new" on the platform. On a platform whose move

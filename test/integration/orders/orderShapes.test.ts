@@ -7,8 +7,8 @@ import { runFeedback } from '../../../src/sync/orders/feedback.js';
 import { runOrders } from '../../../src/sync/orders/orders.js';
 import { createOrderReservations } from '../../../src/sync/orders/reservations.js';
 import type { StubOrderPlatformOptions } from '../../support/stubOrderPlatform.js';
-import { outboxIds, writeInboxOrder } from './orderChecks.js';
-import { startStubPlatformWorld, type StubPlatformWorld } from './stubPlatformWorld.js';
+import { outboxIds, writeInboxOrder } from '../../support/orderChecks.js';
+import { startStubPlatformWorld, type StubPlatformWorld } from '../../support/stubPlatformWorld.js';
 
 /*
  * The order pipelines against a second API implementation that makes other plausible choices

@@ -10,8 +10,8 @@ import {
   platformOrderIds,
   sellableSku,
   writeInboxOrder,
-} from './orderChecks.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+} from '../../support/orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
 
 const run = promisify(execFile);
 const CLI = join(import.meta.dirname, '..', '..', '..', 'src', 'cli', 'main.ts');

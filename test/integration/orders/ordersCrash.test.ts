@@ -7,8 +7,8 @@ import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.
 import { fileExists } from '../../../src/erp/file/orders/atomicFile.js';
 import type { RequestLogEntry, Sandbox } from '../../../src/sandbox/index.js';
 import { discoverOrders } from '../../../src/sync/orders/orders.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from './orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
+import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../../support/orderChecks.js';
 
 const CLI = join(import.meta.dirname, '..', '..', '..', 'src', 'cli', 'main.ts');
 let world: OrderWorld | undefined;

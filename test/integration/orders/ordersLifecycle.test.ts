@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { discoverOrders, runOrders } from '../../../src/sync/orders/orders.js';
 import { buildStatusReport, formatStatusReport } from '../../../src/cli/statusCommand.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
-import { createPlatformOrder, outboxIds, sellableSku } from './orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
+import { createPlatformOrder, outboxIds, sellableSku } from '../../support/orderChecks.js';
 
 const RUN = { full: false, dryRun: false };
 let world: OrderWorld | undefined;

@@ -12,8 +12,8 @@ import { runOrders } from '../../../src/sync/orders/orders.js';
 import { createOrderReservations } from '../../../src/sync/orders/reservations.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
-import { createPlatformOrder, sellableSku, writeInboxOrder } from './orderChecks.js';
-import { startOrderWorld, type OrderWorld } from './orderHarness.js';
+import { createPlatformOrder, sellableSku, writeInboxOrder } from '../../support/orderChecks.js';
+import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
 
 const RUN = { full: false, dryRun: false };
 let world: OrderWorld | undefined;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeConfigFile } from '../../../src/config.js';
 import type { RequestLogEntry, Sandbox } from '../../../src/sandbox/index.js';
-import { createProductsWorld, type ProductRow, type ProductsWorld } from './productsHarness.js';
+import { createProductsWorld, type ProductRow, type ProductsWorld } from '../../support/productsWorld.js';
 
 const CLI = join(import.meta.dirname, '..', '..', '..', 'src', 'cli', 'main.ts');
 let world: ProductsWorld | undefined;

@@ -6,9 +6,9 @@ import { runPrices } from '../../../src/sync/push/prices.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
-import { eventually } from '../../support/daemonProcess.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
-import { bulkSku, createHarness, type Harness } from '../sync/syncHarness.js';
+import { eventually } from '../../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 // The harness's config names no Redis: the default prefix, on this file's private server.
 const PREFIX = 'erp-sync';

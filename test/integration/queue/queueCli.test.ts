@@ -8,7 +8,7 @@ import { writeConfigFile } from '../../../src/config.js';
 import type { DaemonStatus } from '../../../src/queue/daemonStatus.js';
 import { openStore } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
-import { freePort, startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+import { freePort, startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 
 let redis: PrivateRedis;
 let dir: string;

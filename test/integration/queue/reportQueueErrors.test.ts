@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/logger.js';
 import { createRedisConnection } from '../../../src/queue/redisConnection.js';
 import { reportQueueErrors } from '../../../src/queue/reportQueueErrors.js';
-import { eventually } from '../../support/daemonProcess.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+import { eventually } from '../../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 
 const PASSWORD = 'redis-pass-9f2c71';
 

@@ -4,7 +4,7 @@ import type { PushResult } from '../../../src/queue/pushJob.js';
 import { finishedChildKeys } from '../../../src/queue/settleEarlierAttempt.js';
 import { sumFlow } from '../../../src/queue/sumFlow.js';
 import { emptySummary } from '../../../src/sync/frame/summary.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 
 let redis: PrivateRedis;
 beforeAll(async () => {

@@ -14,10 +14,10 @@ import { createMetrics, startOpsServer, type OpsServer } from '../../../src/serv
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
-import { eventually } from '../../support/daemonProcess.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+import { eventually } from '../../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 import { createTestDatabase, type TestDatabase } from '../../support/sqlDatabases.js';
-import { createPlatformOrder, sellableSku } from '../orders/orderChecks.js';
+import { createPlatformOrder, sellableSku } from '../../support/orderChecks.js';
 
 // The console on a real ops server, over the daemon's real sources: the sandbox, a SQL ERP on the
 // shared PostgreSQL (trust auth: any password is taken, so the configured one is a marker), a

@@ -4,7 +4,7 @@ import { createMetrics, routeTemplate, startOpsServer, type OpsServer } from '..
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
-import { bulkSku, createHarness, type Harness } from '../sync/syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 // The client's per-attempt hook feeds the metrics; the sandbox logs every request it received.
 // Under 429s and 5xx (so with retries), both must count the same requests, per method, route

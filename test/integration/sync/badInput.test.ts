@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runPrices } from '../../../src/sync/push/prices.js';
 import { runStock } from '../../../src/sync/push/stock.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;

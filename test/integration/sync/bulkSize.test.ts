@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BULK_PROBE_AFTER_MS } from '../../../src/sync/push/bulkSize.js';
 import { runStock } from '../../../src/sync/push/stock.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 const SKUS = 450;

@@ -5,7 +5,7 @@ import { runPrices } from '../../../src/sync/push/prices.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import type { RunOptions, RunSummary, SyncContext } from '../../../src/sync/frame/types.js';
 import { CLI_ENTRY, PROJECT_ROOT } from '../../support/cli.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 const COUNT = 20;

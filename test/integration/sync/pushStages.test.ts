@@ -4,7 +4,7 @@ import { bindRun } from '../../../src/sync/frame/runInFrame.js';
 import { scanPush } from '../../../src/sync/push/scanPush.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import { runPrices } from '../../../src/sync/push/prices.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;

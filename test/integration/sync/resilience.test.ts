@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runStock } from '../../../src/sync/push/stock.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;

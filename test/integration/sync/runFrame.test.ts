@@ -5,8 +5,8 @@ import { PIPELINE_ORDER } from '../../../src/domain/pipelineNames.js';
 import { PIPELINES } from '../../../src/sync/registry.js';
 import { runPipeline } from '../../../src/sync/runPipeline.js';
 import type { ProgressEvent, RequestCounter, SyncContext } from '../../../src/sync/frame/types.js';
-import { captureLog } from '../api/logCapture.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { captureLog } from '../../support/logCapture.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness | undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/frame/types.js';
 import { openStore } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/index.js';
 import { CATALOG_CURSOR } from '../../../src/sync/catalog/catalog.js';
 import { runCli, STACK_TRACE } from '../../support/cli.js';
-import { bulkSku, createHarness, type Harness } from './syncHarness.js';
+import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/Store.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
 import { StoreError } from '../../../src/store/StoreError.js';
-import { tempDir } from './tempDir.js';
+import { tempDir } from '../../support/tempDir.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

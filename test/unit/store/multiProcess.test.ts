@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/Store.js';
-import { tempDir } from './tempDir.js';
+import { tempDir } from '../../support/tempDir.js';
 
 const run = promisify(execFile);
 const cleanups: (() => void)[] = [];
@@ -17,7 +17,7 @@ describe('store shared by processes', () => {
     cleanups.push(cleanup);
     const path = join(dir, 'shared.db');
     const worker = (owner: string) =>
-      run(process.execPath, ['--import', 'tsx', 'test/unit/store/worker.fixture.ts', path, owner, '300']);
+      run(process.execPath, ['--import', 'tsx', 'test/support/storeWorker.ts', path, owner, '300']);
     // Both start on a file that does not exist yet: the migration must run once, not twice.
     const results = await Promise.all([worker('a'), worker('b')]);
     const parsed = results.map(

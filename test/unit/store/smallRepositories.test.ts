@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/Store.js';
-import { tempDir } from './tempDir.js';
+import { tempDir } from '../../support/tempDir.js';
 
 let store: Store;
 let clock = 1_000_000;

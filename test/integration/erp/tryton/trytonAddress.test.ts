@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importPlatformOrder } from '../../../../src/sync/orders/orderImport.js';
 import { TRYTON_SEED, type TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, type TrytonWorld } from './trytonWorld.js';
+import { startTryton, startTrytonWorld, type TrytonWorld } from '../../../support/trytonWorld.js';
 
 /*
  * A new Tryton party gets the customer's address whatever shape the platform sends it in: our

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TrytonClient } from '../../../../src/erp/tryton/TrytonClient.js';
 import { CalendarDate, TrytonDecimal } from '../../../../src/erp/tryton/trytonValues.js';
-import { captureLog, type CapturedLog } from '../../api/logCapture.js';
+import { captureLog, type CapturedLog } from '../../../support/logCapture.js';
 import { startTryton, TRYTON_SEED, type TrytonServer } from '../../../support/trytonServer.js';
 
 let tryton: TrytonServer;

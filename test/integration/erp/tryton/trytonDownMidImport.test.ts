@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILURES_IN_A_ROW } from '../../../../src/sync/frame/failureStreak.js';
 import { runCli, STACK_TRACE } from '../../../support/cli.js';
-import { eventually, startDaemonProcess, type DaemonProcess } from '../../../support/daemonProcess.js';
-import { startPrivateRedis, type PrivateRedis } from '../../../support/redisServer.js';
+import { eventually, startDaemonProcess, type DaemonProcess } from '../../../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../../dev/redisServer.js';
 import { startRpcGate, type RpcGate } from '../../../support/rpcGate.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';
+import {
+  startTryton,
+  startTrytonWorld,
+  TRYTON_SEED,
+  type TrytonWorld,
+} from '../../../support/trytonWorld.js';
 
 let tryton: TrytonServer;
 let world: TrytonWorld;

@@ -4,7 +4,12 @@ import { trytonConfigSchema } from '../../../../src/erp/tryton/trytonConfigSchem
 import { runStock } from '../../../../src/sync/push/stock.js';
 import { runCli } from '../../../support/cli.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';
+import {
+  startTryton,
+  startTrytonWorld,
+  TRYTON_SEED,
+  type TrytonWorld,
+} from '../../../support/trytonWorld.js';
 
 const RUN = { full: false, dryRun: false };
 let tryton: TrytonServer;

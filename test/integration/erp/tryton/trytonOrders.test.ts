@@ -6,7 +6,7 @@ import { runOrders } from '../../../../src/sync/orders/orders.js';
 import { CLI_ENTRY } from '../../../support/cli.js';
 import { CalendarDate } from '../../../../src/erp/tryton/trytonValues.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, type TrytonWorld } from './trytonWorld.js';
+import { startTryton, startTrytonWorld, type TrytonWorld } from '../../../support/trytonWorld.js';
 import { requireErpOrderPart } from '../../../../src/erp/erpOrderPart.js';
 
 const RUN = { full: false, dryRun: false };

@@ -6,7 +6,12 @@ import { createOrderReservations } from '../../../../src/sync/orders/reservation
 import { runStock } from '../../../../src/sync/push/stock.js';
 import type { SyncContext } from '../../../../src/sync/frame/types.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';
+import {
+  startTryton,
+  startTrytonWorld,
+  TRYTON_SEED,
+  type TrytonWorld,
+} from '../../../support/trytonWorld.js';
 
 const RUN = { full: false, dryRun: false };
 const FULL = { full: true, dryRun: false };

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, STACK_TRACE } from '../../../support/cli.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';
+import {
+  startTryton,
+  startTrytonWorld,
+  TRYTON_SEED,
+  type TrytonWorld,
+} from '../../../support/trytonWorld.js';
 
 let tryton: TrytonServer;
 let world: TrytonWorld;

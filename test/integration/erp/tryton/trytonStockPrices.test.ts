@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runPrices } from '../../../../src/sync/push/prices.js';
 import { runStock } from '../../../../src/sync/push/stock.js';
 import { CalendarDate, TrytonDecimal } from '../../../../src/erp/tryton/trytonValues.js';
-import { startTryton, startTrytonWorld, TRYTON_SEED, type TrytonWorld } from './trytonWorld.js';
+import {
+  startTryton,
+  startTrytonWorld,
+  TRYTON_SEED,
+  type TrytonWorld,
+} from '../../../support/trytonWorld.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
 
 const RUN = { full: false, dryRun: false };

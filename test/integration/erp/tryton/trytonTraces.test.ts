@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../support/cli.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../../support/otlpReceiver.js';
 import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, type TrytonWorld } from './trytonWorld.js';
+import { startTryton, startTrytonWorld, type TrytonWorld } from '../../../support/trytonWorld.js';
 
 let tryton: TrytonServer;
 let world: TrytonWorld;

@@ -188,9 +188,7 @@ describe('the database password', () => {
       } catch (error) {
         message = (error as Error).message;
       }
-      expect(message).toMatch(
-        /erp\.connection\.password: set it with env ERP_DB_PASSWORD, not in the file/,
-      );
+      expect(message).toMatch(/erp\.connection\.password: set it with env ERP_DB_PASSWORD, not in the file/);
       expect(message).not.toContain('in-file-Pa55');
     } finally {
       rmSync(dir, { recursive: true, force: true });

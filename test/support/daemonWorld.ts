@@ -1,0 +1,168 @@
+import { Queue } from 'bullmq';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiClient, type ApiClient } from '../../src/api/createApiClient.js';
+import { writeConfigFile } from '../../src/config.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js';
+import { startDaemonProcess, type DaemonProcess } from '../../dev/daemonProcess.js';
+import { startPrivateRedis, type PrivateRedis } from '../../dev/redisServer.js';
+
+/** Every pipeline every second, except those a test turns off. */
+export const FAST_SCHEDULES = {
+  catalog: 'off',
+  orders: '*/1 * * * * *',
+  stock: '*/1 * * * * *',
+  prices: 'off',
+  feedback: 'off',
+  'erp-orders': 'off',
+};
+
+export interface DaemonWorld {
+  redis: PrivateRedis;
+  sandbox: Sandbox;
+  dir: string;
+  erpDir: string;
+  configFile: string;
+  env: Record<string, string>;
+  /** A client for the test itself. */
+  api: ApiClient;
+  writeStock(rows: { sku: string; quantity: number }[]): void;
+  start(): Promise<DaemonProcess>;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  schedules?: Record<string, string>;
+  config?: Record<string, unknown>;
+  faults?: string;
+  /** BULK-000001... simple products with stock 0 on the platform. */
+  extraProducts?: number;
+  /** The sandbox keeps request bodies in its log. */
+  recordBodies?: boolean;
+  /** The private Redis requires this password (in REDIS_URL). */
+  redisPassword?: string;
+}
+
+/** A private Redis, the sandbox (demo data), a drop folder and a config file for `erp-sync start`. */
+export async function startDaemonWorld(options: WorldOptions = {}): Promise<DaemonWorld> {
+  const redis = await startPrivateRedis(options.redisPassword ? { password: options.redisPassword } : {});
+  const sandbox = await startSandbox({
+    seed: 'demo',
+    recordBodies: options.recordBodies ?? false,
+    faults: options.faults ?? null,
+    extraProducts: options.extraProducts ?? 0,
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'erp-sync-daemon-'));
+  const erpDir = join(dir, 'erp');
+  mkdirSync(erpDir);
+  const configFile = writeConfigFile(join(dir, 'config.yaml'), {
+    erp: { type: 'file', path: erpDir, stableMs: 0 },
+    store: { path: join(dir, 'erp-sync.db') },
+    log: { level: 'info' },
+    orders: { oversellGuard: { enabled: false } },
+    redis: { prefix: 'e2e' },
+    server: { host: '127.0.0.1', port: 0 },
+    schedules: { ...FAST_SCHEDULES, ...options.schedules },
+    shutdownGraceSeconds: 10,
+    ...options.config,
+  });
+  const env = { CMS_BASE_URL: sandbox.url, CMS_API_KEY: sandbox.keys.primary, REDIS_URL: redis.url };
+  const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 3 });
+  const daemons: DaemonProcess[] = [];
+  return {
+    redis,
+    sandbox,
+    dir,
+    erpDir,
+    configFile,
+    env,
+    api,
+    writeStock(rows) {
+      const file = join(erpDir, 'stock.csv');
+      writeFileSync(
+        `${file}.tmp`,
+        ['sku,quantity', ...rows.map((r) => `${r.sku},${r.quantity}`)].join('\n') + '\n',
+      );
+      renameSync(`${file}.tmp`, file);
+    },
+    async start() {
+      const daemon = await startDaemonProcess(configFile, env);
+      daemons.push(daemon);
+      return daemon;
+    },
+    async close() {
+      for (const daemon of daemons) {
+        daemon.kill('SIGKILL');
+        await daemon.exited;
+      }
+      await api.close();
+      await sandbox.close();
+      await redis.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET on the daemon's ops server: status and body text. */
+export async function opsGet(url: string, path: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}${path}`);
+  return { status: response.status, text: await response.text() };
+}
+
+/** The value of an unlabelled metric in a /metrics text, or null. */
+export function metricValue(text: string, name: string): number | null {
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : null;
+}
+
+/** Stock per SKU of simple products on the platform, read through the API. */
+export async function platformStock(api: ApiClient): Promise<Map<string, number | null | undefined>> {
+  const out = new Map<string, number | null | undefined>();
+  for await (const product of api.products.iterate()) out.set(product.sku, product.stock_quantity);
+  return out;
+}
+
+/** The bulk stock requests the sandbox answered (needs recordBodies), in answer order, with their items. */
+export function bulkStockRequests(sandbox: Sandbox, from = 0): { sku: string; quantity: number }[][] {
+  return sandbox.requestLog
+    .entries()
+    .slice(from)
+    .filter(
+      (entry) =>
+        entry.method === 'PATCH' && entry.path.endsWith('/products/stock/bulk') && entry.status === 200,
+    )
+    .map((entry) => (entry.body as { items: { sku: string; quantity: number }[] }).items);
+}
+
+type BulkItems = { sku: string; quantity: number }[];
+
+/** Per SKU, older values answered after a newer value of that SKU (invariant 4: none). */
+export function olderAfterNewer(requests: BulkItems[], isOlder: (quantity: number) => boolean): string[] {
+  const sentNewer = new Set<string>();
+  const out: string[] = [];
+  for (const items of requests)
+    for (const item of items) {
+      if (!isOlder(item.quantity)) sentNewer.add(item.sku);
+      else if (sentNewer.has(item.sku)) out.push(item.sku);
+    }
+  return out;
+}
+
+/** The first request with a newer value (-1: none), and the requests from there on with an older one. */
+export function olderFromFirstNewer(
+  requests: BulkItems[],
+  isOlder: (quantity: number) => boolean,
+): { firstNewer: number; olderLater: BulkItems[] } {
+  const firstNewer = requests.findIndex((items) => items.some((item) => !isOlder(item.quantity)));
+  const olderLater =
+    firstNewer < 0
+      ? []
+      : requests.slice(firstNewer).filter((items) => items.some((item) => isOlder(item.quantity)));
+  return { firstNewer, olderLater };
+}
+
+/** A queue of the world's daemon (prefix e2e), closed by the caller. */
+export function worldQueue(world: DaemonWorld, name: string): Queue {
+  return new Queue(name, { connection: { host: '127.0.0.1', port: world.redis.port }, prefix: 'e2e' });
+}
