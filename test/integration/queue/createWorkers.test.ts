@@ -7,7 +7,7 @@ import type { JobKind } from '../../../src/queue/jobKind.js';
 import type { JobRegistry } from '../../../src/queue/jobRegistry.js';
 import type { JobRuntime } from '../../../src/queue/jobRuntime.js';
 import type { ImportPayload } from '../../../src/queue/jobTypes.js';
-import { startPrivateRedis, type PrivateRedis } from '../../support/redisServer.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 
 let redis: PrivateRedis;
 beforeAll(async () => {
