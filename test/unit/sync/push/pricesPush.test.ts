@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../src/api/createApiClient.js';
-import type { ApiProduct } from '../../../../src/api/schemas.js';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { platformItems } from '../../../../src/sync/catalog/catalog.js';
+import { describe, expect, it } from 'vitest';
 import { inStep } from '../../../../src/sync/push/inStep.js';
 import { NOTHING_HELD } from '../../../../src/sync/push/pushKind.js';
 import type { PriceRecord } from '../../../../src/domain/records.js';
 import { priceFingerprint } from '../../../../src/sync/push/fingerprint.js';
 import { pricesPush } from '../../../../src/sync/push/pricesPush.js';
+import { usePlatformProducts } from '../../../support/usePlatformProducts.js';
 
 describe('pricesPush', () => {
   const record: PriceRecord = { sku: 'TEE', variantSku: 'TEE-M', price: 20, salePrice: null, vatRate: 21 };
@@ -45,28 +42,10 @@ describe('pricesPush', () => {
 });
 
 describe('pricesPush.send, against the sandbox', () => {
-  let sandbox: Sandbox;
-  let client: ApiClient;
-  let simple: ApiProduct;
-  let variable: ApiProduct;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'demo' });
-    client = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
-    const products = (await client.products.list({ per_page: 100 })).data;
-    simple = products.find((p) => p.type !== 'variable')!;
-    variable = products.find((p) => p.type === 'variable' && (p.variants ?? []).some((v) => v.sku))!;
-    expect(simple).toBeDefined();
-    expect(variable).toBeDefined();
-  });
-  afterAll(async () => {
-    await client?.close();
-    await sandbox?.close();
-  });
-
-  const itemOf = async (product: ApiProduct, key: string) =>
-    platformItems(await client.products.get(product.id)).find((item) => item.key === key)!;
+  const platform = usePlatformProducts();
 
   it('prices: sends the fields given, leaves the others, and the platform then holds them (in step)', async () => {
+    const { client, simple, itemOf } = platform;
     const before = await itemOf(simple, simple.sku);
     const value = pricesPush.value({ sku: simple.sku, price: 123.45, salePrice: null }, NOTHING_HELD);
     expect(await pricesPush.send(client, [value.wire])).toEqual({ updated: 1, notFound: [] });
@@ -78,6 +57,7 @@ describe('pricesPush.send, against the sandbox', () => {
   });
 
   it('reports what the platform does not have instead of applying it', async () => {
+    const { client } = platform;
     const result = await pricesPush.send(client, [
       pricesPush.value({ sku: 'NO-SUCH-SKU', price: 1 }, NOTHING_HELD).wire,
     ]);

@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../../src/api/createApiClient.js';
-import type { ApiProduct } from '../../../../src/api/schemas.js';
-import { startSandbox, type Sandbox } from '../../../../src/sandbox/index.js';
-import { platformItems } from '../../../../src/sync/catalog/catalog.js';
+import { describe, expect, it } from 'vitest';
 import { inStep } from '../../../../src/sync/push/inStep.js';
 import { NOTHING_HELD } from '../../../../src/sync/push/pushKind.js';
 import type { StockRecord } from '../../../../src/domain/records.js';
 import { stockFingerprint } from '../../../../src/sync/push/fingerprint.js';
 import { stockPush } from '../../../../src/sync/push/stockPush.js';
+import { usePlatformProducts } from '../../../support/usePlatformProducts.js';
 
 describe('stockPush', () => {
   const record: StockRecord = { sku: 'TEE', variantSku: 'TEE-M', quantity: 10 };
@@ -42,29 +39,10 @@ describe('stockPush', () => {
 });
 
 describe('stockPush.send, against the sandbox', () => {
-  let sandbox: Sandbox;
-  let client: ApiClient;
-  let simple: ApiProduct;
-  let variable: ApiProduct;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'demo' });
-    client = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
-    const products = (await client.products.list({ per_page: 100 })).data;
-    simple = products.find((p) => p.type !== 'variable')!;
-    variable = products.find((p) => p.type === 'variable' && (p.variants ?? []).some((v) => v.sku))!;
-    expect(simple).toBeDefined();
-    expect(variable).toBeDefined();
-  });
-  afterAll(async () => {
-    await client?.close();
-    await sandbox?.close();
-  });
-
-  const itemOf = async (product: ApiProduct, key: string) =>
-    platformItems(await client.products.get(product.id)).find((item) => item.key === key)!;
+  const platform = usePlatformProducts();
 
   it('stock: sends the quantities, and the platform then holds them (in step)', async () => {
-    const variantSku = variable.variants!.find((v) => v.sku)!.sku!;
+    const { client, simple, variable, variantSku, itemOf } = platform;
     const values = [
       stockPush.value({ sku: simple.sku, quantity: 17 }, { held: 2, buffer: 1 }),
       stockPush.value({ sku: variable.sku, variantSku, quantity: 9 }, NOTHING_HELD),
