@@ -13,7 +13,15 @@
  * Each part gets a fresh daemon process, so its peak RSS is its own. --record rewrites the
  * "## Daemon" section of bench/RESULTS.md.
  */
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +35,7 @@ import { startDaemonProcess, type DaemonProcess } from '../dev/daemonProcess.js'
 import { startPrivateRedis, type PrivateRedis } from '../dev/redisServer.js';
 import { median, sendRawFloor } from './support/rawFloor.js';
 import { recordSection } from './support/recordSection.js';
-import { hasFlag, numberArg } from './support/benchArgs.js';
+import { hasFlag, numberArg, stringArg } from './support/benchArgs.js';
 import { machineLine } from './support/machineLine.js';
 import { createPlatformOrders } from './support/createPlatformOrders.js';
 import { peakRssMb } from './support/peakRssMb.js';
@@ -38,12 +46,18 @@ const BATCH = numberArg('batch', 1000);
 /** Milliseconds the sandbox waits before every request (its latency fault): a WAN; 0 is loopback. */
 const LATENCY = numberArg('latency', 0);
 const RUNS = numberArg('runs', 3);
+const PROFILE_DIR = stringArg('cpu-prof');
 const CONCURRENCY = numberArg('concurrency', 4);
 const RECORD = hasFlag('record');
 const PREFIX = 'bench';
 
 /** Where the daemon's time goes, printed under the table. */
 const breakdown: string[] = [];
+/** User + system CPU seconds of a process so far (/proc/PID/stat, clock ticks of 10 ms). */
+const cpuSeconds = (pid: number | undefined): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 const log = (text: string): void => void process.stderr.write(`${text}\n`);
 const uptime = (): string =>
@@ -115,7 +129,9 @@ async function stockPart(world: World): Promise<string[]> {
       const load = uptime();
       log(`run ${r}: every SKU changed, pushing through the daemon...`);
       sandbox.requestLog.clear();
+      const cpuBefore = cpuSeconds(daemon.child.pid);
       const run = await runThroughQueue(queues, 'stock');
+      const daemonCpu = cpuSeconds(daemon.child.pid) - cpuBefore;
       const entries = sandbox.requestLog.entries();
       const bulk = entries.filter((e) => e.method === 'PATCH' && e.path.endsWith('/products/stock/bulk'));
       const lastAck = Math.max(...bulk.map((e) => Date.parse(e.at) + e.durationMs));
@@ -132,11 +148,11 @@ async function stockPart(world: World): Promise<string[]> {
       });
       ratios.push(daemonSeconds / floor);
       rows.push(
-        `| ${r} | ${load} | ${items} | ${bulk.length} | ${((firstSent - run.triggeredAt) / 1000).toFixed(2)} | ${daemonSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${floor.toFixed(2)} | ${(daemonSeconds / floor).toFixed(2)}x |`,
+        `| ${r} | ${load} | ${items} | ${bulk.length} | ${((firstSent - run.triggeredAt) / 1000).toFixed(2)} | ${daemonSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${daemonCpu.toFixed(2)} | ${floor.toFixed(2)} | ${(daemonSeconds / floor).toFixed(2)}x |`,
       );
       log(rows.at(-1)!);
     }
-    rows.push(`| median | | | | | | | | **${median(ratios).toFixed(2)}x** |`);
+    rows.push(`| median | | | | | | | | | **${median(ratios).toFixed(2)}x** |`);
     breakdown.push(
       `Peak RSS of the daemon over the stock part: ${peakRssMb(daemon.child.pid).toFixed(0)} MB.`,
     );
@@ -206,7 +222,11 @@ async function main(): Promise<void> {
     dir,
     erpDir,
     configFile,
-    env: { REDIS_URL: redis.url },
+    env: {
+      REDIS_URL: redis.url,
+      // --cpu-prof DIR: a V8 CPU profile of the daemon, for where its time goes
+      ...(PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {}),
+    },
   };
   const rows: string[] = [];
   const stock: string[] = [];
@@ -233,8 +253,8 @@ async function main(): Promise<void> {
     `behind the same latency: the same SKUs' new values as pre-built bodies of 1000 items from one keep-alive`,
     `client, ${CONCURRENCY} in flight. Load average (1 / 5 / 15 min) when each run started (the machine is shared).`,
     '',
-    `| run (${SKUS / 1000}k SKUs changed) | load | items | requests | s to first request | s to last ack | s to job done | floor s | daemon / floor |`,
-    '|---|---|---|---|---|---|---|---|---|',
+    `| run (${SKUS / 1000}k SKUs changed) | load | items | requests | s to first request | s to last ack | s to job done | daemon CPU s | floor s | daemon / floor |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...stock,
     '',
     ...(rows.length

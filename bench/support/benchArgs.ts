@@ -16,3 +16,9 @@ export function numberArg(name: string, fallback: number): number {
 export function hasFlag(name: string): boolean {
   return args.includes(`--${name}`);
 }
+
+/** `--name VALUE` on the command line, or undefined. */
+export function stringArg(name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i < 0 ? undefined : args[i + 1];
+}

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { peakRssMb } from './peakRssMb.js';
 
 export interface MeasuredCli<T> {
@@ -7,6 +8,8 @@ export interface MeasuredCli<T> {
   code: number;
   wallSeconds: number;
   peakRssMb: number;
+  /** User + system CPU seconds of the child, as last sampled before it exited (every 25 ms). */
+  cpuSeconds: number;
 }
 
 /**
@@ -25,9 +28,12 @@ export async function measureCli<T>(
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   let peakMb = 0;
+  let cpuSeconds = 0;
   const sample = setInterval(() => {
     try {
       peakMb = Math.max(peakMb, peakRssMb(child.pid) || 0);
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {
       // the child has exited
     }
@@ -36,5 +42,5 @@ export async function measureCli<T>(
   clearInterval(sample);
   const wallSeconds = (performance.now() - started) / 1000;
   if (!okExitCodes.includes(code)) throw new Error(`erp-sync ${args[0]} exited ${code}: ${stdout}`);
-  return { output: JSON.parse(stdout) as T, code, wallSeconds, peakRssMb: peakMb };
+  return { output: JSON.parse(stdout) as T, code, wallSeconds, peakRssMb: peakMb, cpuSeconds };
 }

@@ -5,6 +5,7 @@ export interface MeasuredRun {
   summary: RunSummary;
   wallSeconds: number;
   peakRssMb: number;
+  cpuSeconds: number;
 }
 
 /**
@@ -21,5 +22,10 @@ export async function measureRunOnce(
     okExitCodes,
     nodeArgs,
   );
-  return { summary: run.output.summaries[0]!, wallSeconds: run.wallSeconds, peakRssMb: run.peakRssMb };
+  return {
+    summary: run.output.summaries[0]!,
+    wallSeconds: run.wallSeconds,
+    peakRssMb: run.peakRssMb,
+    cpuSeconds: run.cpuSeconds,
+  };
 }

@@ -7,15 +7,16 @@ import {
   type StoredReject,
 } from '../store/index.js';
 import { batches } from '../sync/frame/batches.js';
-import { platformItems, type PlatformItem } from '../sync/catalog/catalog.js';
-import { pricesMatch, stockMatches } from '../sync/push/fingerprint.js';
-import { pricesPushSpec } from '../sync/push/prices.js';
+import { platformItems } from '../sync/catalog/catalog.js';
+import { inStep } from '../sync/push/inStep.js';
 import type { PushBatch, PushItem } from '../sync/push/pushBatch.js';
+import type { PlatformValues } from '../sync/push/fingerprint.js';
+import { PUSH_PIPELINES } from '../sync/push/pushKinds.js';
+import { pushSpecOf } from '../sync/push/pushSpecs.js';
 import { nextRead, nextReadKeys, readsDelta } from './nextRead.js';
 import { describeReject, driftReason } from './pushDrift.js';
 import type { AuditPipeline } from '../domain/pipelineNames.js';
 import type { PushSpec } from '../sync/push/diffPushItems.js';
-import { stockPushSpec } from '../sync/push/stock.js';
 import type { SyncContext } from '../sync/frame/types.js';
 
 export type FindingKind = 'stock' | 'prices' | 'order_not_in_erp' | 'order_gone';
@@ -72,12 +73,6 @@ export interface AuditReport {
   fixes?: Partial<Record<FingerprintPipeline, PushBatch>>;
 }
 
-/** What the platform holds for one item, as the scratch table keeps it. */
-interface PlatformValue {
-  stock: number | null | undefined;
-  prices: PlatformItem['prices'];
-}
-
 const PLATFORM = 'platform';
 const ORDERS = 'orders';
 
@@ -119,15 +114,14 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
   };
   const scratch = new ScratchTable();
   try {
-    const push = options.pipelines.filter((p): p is FingerprintPipeline => p === 'stock' || p === 'prices');
+    const push = PUSH_PIPELINES.filter((pipeline) => options.pipelines.includes(pipeline));
     if (push.length) {
       let from = performance.now();
       await readPlatformCatalog(ctx, scratch, report, options);
       report.phases.platformSeconds = since(from);
       from = performance.now();
-      if (push.includes('stock')) await comparePush(ctx, scratch, stockPushSpec(ctx), report, options, found);
-      if (push.includes('prices'))
-        await comparePush(ctx, scratch, pricesPushSpec(ctx), report, options, found);
+      for (const pipeline of push)
+        await comparePush(ctx, scratch, pushSpecOf(pipeline, ctx), report, options, found);
       report.phases.erpSeconds = since(from);
     }
     if (options.pipelines.includes('orders')) {
@@ -153,35 +147,14 @@ async function readPlatformCatalog(
 ): Promise<void> {
   for await (const page of batches(ctx.client.products.iterate(), ctx.config.sync.catalog.perPage)) {
     const items = page.flatMap(platformItems);
+    // A variable product's undefined stock is left out of the JSON, and read back undefined.
     scratch.putMany(
       PLATFORM,
-      items.map((item) => [
-        item.key,
-        { stock: item.stock ?? null, variable: item.stock === undefined, prices: item.prices },
-      ]),
+      items.map((item): [string, PlatformValues] => [item.key, { stock: item.stock, prices: item.prices }]),
     );
     report.read.platformItems += items.length;
     options.onProgress?.({ side: 'platform', read: report.read.platformItems });
   }
-}
-
-interface StoredPlatformValue extends PlatformValue {
-  variable: boolean;
-}
-
-function matches(pipeline: FingerprintPipeline, hash: string, platform: StoredPlatformValue): boolean {
-  return pipeline === 'stock'
-    ? platform.variable || stockMatches(hash, platform.stock)
-    : pricesMatch(hash, platform.prices);
-}
-
-function shown(pipeline: FingerprintPipeline, platform: StoredPlatformValue): unknown {
-  return pipeline === 'stock' ? platform.stock : platform.prices;
-}
-
-/** Stock: the quantity erp-sync would push; prices: the fields it would push (`p=..|s=..`). */
-function expectedOf(pipeline: FingerprintPipeline, item: PushItem<unknown>): unknown {
-  return pipeline === 'stock' ? (item.wire as { quantity: number }).quantity : item.hash;
 }
 
 async function comparePush<R extends ItemKey, W>(
@@ -225,7 +198,7 @@ async function comparePush<R extends ItemKey, W>(
     }
     const items = await spec.prepare(good);
     const keys = [...items.map((item) => item.key), ...bad.map((b) => b.key)];
-    const platform = scratch.getMany<StoredPlatformValue>(PLATFORM, keys);
+    const platform = scratch.getMany<PlatformValues>(PLATFORM, keys);
     const fingerprints = store.fingerprints.getMany(pipeline, keys);
     for (const b of bad) {
       const onPlatform = platform.get(b.key);
@@ -234,7 +207,7 @@ async function comparePush<R extends ItemKey, W>(
       found({
         kind: pipeline,
         key: b.key,
-        platform: shown(pipeline, onPlatform),
+        platform: spec.show.platform(onPlatform),
         expected: null,
         heals: false,
         why: `the ERP row is rejected: ${reject ? describeReject(reject) : b.reason}; fix it in the ERP`,
@@ -248,20 +221,20 @@ async function comparePush<R extends ItemKey, W>(
           kind: pipeline,
           key: item.key,
           platform: null,
-          expected: expectedOf(pipeline, item),
+          expected: spec.show.push(item),
           heals: false,
           why: 'not on the platform: create the product (or variant) there, or leave it out of the ERP export',
         });
         continue;
       }
-      if (matches(pipeline, item.hash, onPlatform)) continue;
+      if (inStep(pipeline, item.hash, onPlatform)) continue;
       const fingerprint = fingerprints.get(item.key);
       const reason = driftReason(pipeline, item.hash, fingerprint, reject);
       const finding: AuditFinding = {
         kind: pipeline,
         key: item.key,
-        platform: shown(pipeline, onPlatform),
-        expected: expectedOf(pipeline, item),
+        platform: spec.show.platform(onPlatform),
+        expected: spec.show.push(item),
         heals: reason.heals,
         why: reason.why,
       };

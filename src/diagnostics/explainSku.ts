@@ -6,26 +6,20 @@ import {
   itemKeyString,
   type ErpRow,
   type ItemKey,
-  type PriceRecord,
   type RecordSource,
-  type StockRecord,
 } from '../domain/records.js';
 import type { Fingerprint, FingerprintPipeline, StoredReject, SyncRun } from '../store/index.js';
 import { platformItems, type PlatformItem } from '../sync/catalog/catalog.js';
-import {
-  isInFlightFingerprint,
-  isRefusedFingerprint,
-  priceFingerprint,
-  pricesMatch,
-  stockMatches,
-} from '../sync/push/fingerprint.js';
-import { pricesPushSpec } from '../sync/push/prices.js';
+import { isInFlightFingerprint, isRefusedFingerprint } from '../sync/push/fingerprint.js';
+import { inStep } from '../sync/push/inStep.js';
 import { nextRead, nextReadKeys, readsDelta, type NextRead } from './nextRead.js';
 import { describeReject, driftReason } from './pushDrift.js';
+import { NOTHING_HELD, type PushKind } from '../sync/push/pushKind.js';
+import { PUSH_KINDS, PUSH_PIPELINES, perPushPipeline } from '../sync/push/pushKinds.js';
 import type { PushSpec } from '../sync/push/diffPushItems.js';
+import { pushSpecOf } from '../sync/push/pushSpecs.js';
 import { heldImports } from '../sync/orders/reservations.js';
 import { createSafetyBuffer } from '../sync/push/safetyBuffer.js';
-import { stockPushSpec } from '../sync/push/stock.js';
 import type { SyncContext } from '../sync/frame/types.js';
 
 /**
@@ -130,8 +124,8 @@ function belongs(sku: string, key: string): boolean {
 }
 
 /** The ERP rows of one SKU and its variants (the whole read streamed, nothing committed). */
-async function erpRowsOf<R extends ItemKey>(
-  spec: PushSpec<R, unknown>,
+async function erpRowsOf<R extends ItemKey, W>(
+  spec: PushSpec<R, W>,
   sku: string,
 ): Promise<Map<string, ErpRow<R>>> {
   const rows = new Map<string, ErpRow<R>>();
@@ -174,17 +168,13 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
     runs: [],
     verdict: { state: 'in_step', text: '' },
   };
-  const erp: Record<FingerprintPipeline, Map<string, ErpRow<ItemKey>>> = {
-    stock: new Map(),
-    prices: new Map(),
-  };
+  const erp = perPushPipeline(() => new Map<string, ErpRow<ItemKey>>());
   // The guard holds orders the ERP may not have taken when its stock was read (heldImports).
   const readStartedAt = new Date().toISOString();
   try {
-    erp.stock = await erpRowsOf(stockPushSpec(ctx), sku);
-    erp.prices = await erpRowsOf(pricesPushSpec(ctx), sku);
+    for (const pipeline of PUSH_PIPELINES) erp[pipeline] = await erpRowsOf(pushSpecOf(pipeline, ctx), sku);
     story.erp.read = true;
-    story.erp.has = erp.stock.size + erp.prices.size > 0;
+    story.erp.has = PUSH_PIPELINES.some((pipeline) => erp[pipeline].size > 0);
   } catch (error) {
     story.erp.error = describeError(error);
   }
@@ -192,13 +182,10 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
   const nextHolds: Partial<Record<FingerprintPipeline, Set<string>>> = {};
   if (story.erp.read) {
     try {
-      for (const [pipeline, spec] of [
-        ['stock', stockPushSpec(ctx)],
-        ['prices', pricesPushSpec(ctx)],
-      ] as const) {
+      for (const pipeline of PUSH_PIPELINES) {
         if (!readsDelta(ctx, pipeline)) continue;
         const holds = new Set<string>();
-        for await (const keys of nextReadKeys<ItemKey, unknown>(ctx, spec as PushSpec<ItemKey, unknown>))
+        for await (const keys of nextReadKeys(ctx, pushSpecOf(pipeline, ctx)))
           for (const key of keys) if (belongs(sku, key)) holds.add(key);
         nextHolds[pipeline] = holds;
       }
@@ -225,17 +212,13 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
   }
 
   const rejects = store.rejects.list().filter((reject) => belongs(sku, reject.key));
-  const fingerprints = {
-    stock: new Map([...store.fingerprints.getMany('stock', [sku]), ...prefixed(ctx, 'stock', sku)]),
-    prices: new Map([...store.fingerprints.getMany('prices', [sku]), ...prefixed(ctx, 'prices', sku)]),
-  };
+  const fingerprints = perPushPipeline(
+    (pipeline) => new Map([...store.fingerprints.getMany(pipeline, [sku]), ...prefixed(ctx, pipeline, sku)]),
+  );
   const keys = [
     ...new Set([
-      ...erp.stock.keys(),
-      ...erp.prices.keys(),
+      ...PUSH_PIPELINES.flatMap((pipeline) => [...erp[pipeline].keys(), ...fingerprints[pipeline].keys()]),
       ...onPlatform.keys(),
-      ...fingerprints.stock.keys(),
-      ...fingerprints.prices.keys(),
       ...rejects.map((reject) => reject.key),
     ]),
   ].sort((a, b) => (a === sku ? -1 : b === sku ? 1 : a.localeCompare(b)));
@@ -270,36 +253,28 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
     const variant = itemKey.variantSku;
     const keyRejects = rejects.filter((reject) => reject.key === key);
     const ctxFor = { story, onPlatform: onPlatform.get(key), runs, exported: exportedOf(erp, sku, key) };
-    const stockHeld = held.get(key) ?? 0;
-    const stock = pipelineStory(
-      ctx,
-      'stock',
-      key,
-      erp.stock.get(key),
-      fingerprints.stock.get(key),
-      keyRejects,
-      { ...ctxFor, next: nextOf('stock', key) },
-      {
-        held: stockHeld,
-        holdingOrders: holders
-          .filter((h) => h.sku === key || (variant !== undefined && h.sku === variant))
-          .map((h) => ({ orderId: h.platformOrderId, units: h.units })),
-        buffer: buffer(itemKey),
-      },
-    );
-    const prices = pipelineStory(
-      ctx,
-      'prices',
-      key,
-      erp.prices.get(key),
-      fingerprints.prices.get(key),
-      keyRejects,
-      { ...ctxFor, next: nextOf('prices', key) },
-    );
+    const guard = {
+      held: held.get(key) ?? 0,
+      holdingOrders: holders
+        .filter((h) => h.sku === key || (variant !== undefined && h.sku === variant))
+        .map((h) => ({ orderId: h.platformOrderId, units: h.units })),
+      buffer: buffer(itemKey),
+    };
+    const stories = perPushPipeline((pipeline) => {
+      const kind = PUSH_KINDS[pipeline];
+      return pipelineStory(
+        kind,
+        key,
+        erp[pipeline].get(key),
+        fingerprints[pipeline].get(key),
+        keyRejects,
+        { ...ctxFor, next: nextOf(pipeline, key) },
+        kind.holdsBack ? guard : undefined,
+      );
+    });
     story.items.push({
       key,
-      stock,
-      prices,
+      ...stories,
       rejects: keyRejects.map((r) => ({
         pipeline: r.pipeline,
         reason: describeReject(r),
@@ -308,7 +283,7 @@ export async function explainSku(ctx: SyncContext, sku: string): Promise<SkuStor
       })),
     });
   }
-  for (const pipeline of ['catalog', 'stock', 'prices']) {
+  for (const pipeline of ['catalog', ...PUSH_PIPELINES]) {
     const run = runs.find((r) => r.pipeline === pipeline);
     if (run)
       story.runs.push({
@@ -336,12 +311,11 @@ function prefixed(ctx: SyncContext, pipeline: FingerprintPipeline, sku: string):
 }
 
 /**
- * What the ERP exports for an item: rows in the other pipeline, or (the parent of a variable
- * product) rows of its variants. A pipeline with no row is then normal, not "not in the ERP".
+ * What the ERP exports for an item: rows per push pipeline, or (the parent of a variable product)
+ * rows of its variants. A pipeline with no row is then normal, not "not in the ERP".
  */
 interface Exported {
-  stock: boolean;
-  prices: boolean;
+  rows: Record<FingerprintPipeline, boolean>;
   variants: boolean;
 }
 
@@ -352,21 +326,17 @@ function exportedOf(
 ): Exported {
   const variantRows = (rows: Map<string, unknown>) => [...rows.keys()].some((k) => k.startsWith(`${sku}/`));
   return {
-    stock: erp.stock.has(key),
-    prices: erp.prices.has(key),
-    variants: key === sku && (variantRows(erp.stock) || variantRows(erp.prices)),
+    rows: perPushPipeline((pipeline) => erp[pipeline].has(key)),
+    variants: key === sku && PUSH_PIPELINES.some((pipeline) => variantRows(erp[pipeline])),
   };
 }
 
 /** Why a pipeline without an ERP row is normal for the item; null when it is simply not in the ERP. */
-function notPushedReason(pipeline: FingerprintPipeline, exported: Exported): string | null {
-  if (exported.variants)
-    return pipeline === 'stock'
-      ? 'no stock of its own: a variable product, its variants carry the stock (each shown below)'
-      : "no price row of its own: a variable product, its variants' prices are pushed (each shown below)";
-  const other = pipeline === 'stock' ? 'prices' : 'stock';
-  if (exported[other])
-    return `not pushed: the ERP exports only ${other} for it, so the platform keeps its own ${pipeline === 'stock' ? 'stock' : 'prices'} (normal, not a problem)`;
+function notPushedReason(kind: PushKind, exported: Exported): string | null {
+  if (exported.variants) return kind.show.variableParent;
+  const others = PUSH_PIPELINES.filter((pipeline) => pipeline !== kind.pipeline && exported.rows[pipeline]);
+  if (others.length)
+    return `not pushed: the ERP exports only ${others.join(' and ')} for it, so the platform keeps its own ${kind.pipeline} (normal, not a problem)`;
   return null;
 }
 
@@ -379,8 +349,7 @@ function ackRun(runs: SyncRun[], pipeline: string, at: string | null): number | 
 }
 
 function pipelineStory(
-  ctx: SyncContext,
-  pipeline: FingerprintPipeline,
+  kind: PushKind,
   key: string,
   row: ErpRow<ItemKey> | undefined,
   fingerprint: Fingerprint | undefined,
@@ -395,13 +364,8 @@ function pipelineStory(
   guard?: { held: number; holdingOrders: { orderId: number; units: number }[]; buffer: number },
 ): ItemPipelineStory {
   const { story, onPlatform, runs } = about;
-  const platformValue = !story.platform.read
-    ? undefined
-    : !onPlatform
-      ? null
-      : pipeline === 'stock'
-        ? (onPlatform.stock ?? null)
-        : onPlatform.prices;
+  const { pipeline } = kind;
+  const platformValue = !story.platform.read ? undefined : onPlatform ? kind.show.platform(onPlatform) : null;
   const out: ItemPipelineStory = {
     erp: null,
     wouldPush: null,
@@ -435,28 +399,20 @@ function pipelineStory(
   }
   let hash: string | null = null;
   if (row?.ok) {
-    const validate = pipeline === 'stock' ? stockPushSpec(ctx).validate : pricesPushSpec(ctx).validate;
-    const invalid = validate(row.record as never);
+    const invalid = kind.validate(row.record);
     if (invalid) {
       out.erp = { rejected: invalid, source: whereOf(row.source) };
       return say('blocked', `blocked: the ERP value breaks a rule (${invalid}); fix it in the ERP`);
     }
-    if (pipeline === 'stock') {
-      const { quantity } = row.record as StockRecord;
-      out.erp = { value: quantity, source: whereOf(row.source) };
-      out.wouldPush = Math.max(0, quantity - (guard?.held ?? 0) - (guard?.buffer ?? 0));
-      hash = `q=${String(out.wouldPush)}`;
-    } else {
-      const { sku: _s, variantSku: _v, ...values } = row.record as PriceRecord;
-      out.erp = { value: values, source: whereOf(row.source) };
-      hash = priceFingerprint(row.record as PriceRecord);
-      out.wouldPush = hash;
-    }
+    const value = kind.value(row.record, guard ?? NOTHING_HELD);
+    out.erp = { value: kind.show.erp(row.record), source: whereOf(row.source) };
+    out.wouldPush = kind.show.push(value);
+    hash = value.hash;
   }
   if (!story.erp.read)
     return say('unknown', `unknown: the ERP could not be read (${story.erp.error ?? '?'})`);
   if (hash === null) {
-    const normal = notPushedReason(pipeline, about.exported);
+    const normal = notPushedReason(kind, about.exported);
     if (normal) return say('not_pushed', normal);
     return say(
       'not_in_erp',
@@ -470,11 +426,7 @@ function pipelineStory(
       'blocked',
       'blocked: not on the platform; create the product (or variant) there, the next catalog run links it',
     );
-  const inStep =
-    pipeline === 'stock'
-      ? onPlatform.stock === undefined || stockMatches(hash, onPlatform.stock)
-      : pricesMatch(hash, onPlatform.prices);
-  if (inStep) {
+  if (inStep(pipeline, hash, onPlatform)) {
     if (guard && guard.held > 0)
       return say(
         'in_step',
@@ -497,10 +449,9 @@ function pipelineStory(
 
 /** The verdict of the SKU from its items' (the worst wins). */
 export function overallVerdict(story: SkuStory): Verdict {
-  const all = story.items.flatMap((item) => [
-    { key: item.key, pipeline: 'stock', verdict: item.stock.verdict },
-    { key: item.key, pipeline: 'prices', verdict: item.prices.verdict },
-  ]);
+  const all = story.items.flatMap((item) =>
+    PUSH_PIPELINES.map((pipeline) => ({ key: item.key, pipeline, verdict: item[pipeline].verdict })),
+  );
   if (
     story.erp.read &&
     !story.erp.has &&

@@ -1,5 +1,5 @@
 import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
@@ -8,11 +8,11 @@ import { createAccountGate } from './createAccountGate.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES, startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
 import { flowLimitMs } from './flowLimit.js';
-import { defaultJobOptions, WORKER_TIMING } from './jobOptions.js';
-import { runJobByName } from './jobKinds.js';
+import { createWorkers } from './createWorkers.js';
+import { defaultJobOptions } from './jobOptions.js';
+import { checkRegistry, JOB_REGISTRY, jobOptionsOf, type JobRegistry } from './jobRegistry.js';
 import type { JobRuntime } from './jobRuntime.js';
-import type { ImportPayload, PipelineName, PushPayload, QueueName, RunPayload } from './jobTypes.js';
-import { PUSH_CHILD_OPTIONS, pushJob, pushJobName } from './pushJob.js';
+import { pushJobName, type PipelineName, type QueueName } from './jobTypes.js';
 import { ImportHold } from './importHold.js';
 import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
@@ -46,6 +46,8 @@ export interface DaemonOptions {
   onFlowStuck?: (pipeline: string) => void;
   /** The ERP watch (instant triggers) started, lost its connection or resumed. */
   onWatchState?: (state: ErpWatchState) => void;
+  /** The job kinds the workers run (default: JOB_REGISTRY); checked before anything starts. */
+  registry?: JobRegistry;
 }
 
 export interface Daemon {
@@ -60,8 +62,6 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-/** Jobs run at once on the runs queue: every pipeline, plus a manual run waiting on its lease. */
-const RUNS_CONCURRENCY = 8;
 /** Import jobs enqueued at once by an orders poll. */
 const IMPORT_ENQUEUE_CHUNK = 50;
 
@@ -84,6 +84,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
   for (const queue of queues) errors.queue(queue);
 
   const shutdown = new AbortController();
+  const registry = options.registry ?? JOB_REGISTRY;
   const workers = new Map<QueueName, Worker>();
   let schedules: Schedules | null = null;
   let watch: ErpWatch | null = null;
@@ -124,9 +125,10 @@ export function createDaemon(options: DaemonOptions): Daemon {
     imports: importHold,
     recordItems: (pipeline, counts) => options.onItems?.(pipeline, counts),
     enqueuePush: async (parent, payload) => {
-      await pushes.add(pushJobName(payload.batch.pipeline), payload, {
+      const name = pushJobName(payload.batch.pipeline);
+      await pushes.add(name, payload, {
         parent: { id: parent.id!, queue: parent.queueQualifiedName },
-        ...PUSH_CHILD_OPTIONS,
+        ...jobOptionsOf(name, registry),
       });
     },
     flowAlive: (scanJobId) => flowAlive(runs, scanJobId),
@@ -146,25 +148,6 @@ export function createDaemon(options: DaemonOptions): Daemon {
     },
   };
 
-  const processRuns = async (job: Job<RunPayload>, token?: string, signal?: AbortSignal) => {
-    const kind = runJobByName(job.name);
-    if (!kind) throw new Error(`unknown job ${job.name} on the runs queue`);
-    return inSpan(`run ${kind.pipeline}`, spanAttributes(job, kind.pipeline), () =>
-      kind.process(job, runtime, signal, token),
-    );
-  };
-  const processImports = async (job: Job<ImportPayload>) => {
-    if (job.name !== orderImportJob.name) throw new Error(`unknown job ${job.name} on the imports queue`);
-    return orderImportJob.process(job, runtime);
-  };
-  const processPushes = async (job: Job<PushPayload>, _token?: string, signal?: AbortSignal) => {
-    if (!(pushJob.names as readonly string[]).includes(job.name))
-      throw new Error(`unknown job ${job.name} on the pushes queue`);
-    return inSpan(`push ${job.data.batch.pipeline}`, spanAttributes(job, job.data.batch.pipeline), () =>
-      pushJob.process(job, runtime, signal),
-    );
-  };
-
   const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start' | 'watch'): Promise<void> => {
     // The root of the run's trace: BullMQ carries it to the job, the job to its push jobs.
     await inSpan(`trigger ${pipeline}`, { 'erp_sync.pipeline': pipeline, 'erp_sync.trigger': reason }, () =>
@@ -175,6 +158,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
   return {
     queues,
     async start() {
+      // A job name without a handler: refuse before anything runs.
+      checkRegistry(registry);
       await gate.start();
       const warn = setInterval(
         () => log.warn({ redis: redactRedisUrl(config.redis.url) }, 'waiting for Redis'),
@@ -186,34 +171,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
         clearInterval(warn);
       }
       await pause.adopt();
-      const worker = new Worker('runs', gate.guard(processRuns), {
+      for (const [queue, worker] of createWorkers({
+        registry,
+        runtime,
+        config,
         connection: workerConnection,
-        prefix,
-        concurrency: RUNS_CONCURRENCY,
-        ...WORKER_TIMING,
-        ...queueTelemetry(),
-      });
-      const rateLimit = config.queue.rateLimit;
-      const pushWorker = new Worker('pushes', gate.guard(processPushes), {
-        connection: workerConnection,
-        prefix,
-        concurrency: config.sync.concurrency,
-        ...WORKER_TIMING,
-        ...queueTelemetry(),
-        ...(rateLimit
-          ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
-          : {}),
-      });
-      const importWorker = new Worker('imports', gate.guard(processImports), {
-        connection: workerConnection,
-        prefix,
-        concurrency: config.orders.concurrency,
-        ...WORKER_TIMING,
-        ...queueTelemetry(),
-        ...(rateLimit
-          ? { limiter: { max: rateLimit.max, duration: Math.round(rateLimit.perSeconds * 1000) } }
-          : {}),
-      });
+        guard: (processor) => gate.guard(processor),
+      }))
+        workers.set(queue, worker);
       keeper = startFlowLeaseKeeper({
         store: options.ctx.store,
         pipelines: FLOW_PIPELINES,
@@ -227,11 +192,8 @@ export function createDaemon(options: DaemonOptions): Daemon {
         },
         onError: (error) => log.warn({ err: error.message }, 'could not renew a flow lease'),
       });
-      workers.set('runs', worker);
-      workers.set('pushes', pushWorker);
-      workers.set('imports', importWorker);
       gate.workersStarted();
-      for (const w of [worker, pushWorker, importWorker]) {
+      for (const w of workers.values()) {
         errors.worker(w);
         w.on('failed', (job, error) => {
           if (job)
@@ -309,14 +271,4 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** What a job's span says of it: no payload, only names and the attempt. */
-function spanAttributes(job: Job, pipeline: PipelineName): Record<string, string | number> {
-  return {
-    'erp_sync.pipeline': pipeline,
-    'messaging.message.id': job.id ?? '',
-    'erp_sync.job': job.name,
-    'erp_sync.attempt': job.attemptsMade + 1,
-  };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Job, Queue } from 'bullmq';
-import type { PipelineName, RunPayload, Trigger } from './jobTypes.js';
-import { RUN_JOBS } from './jobKinds.js';
+import { RUN_JOB_NAMES, type PipelineName, type RunPayload, type Trigger } from './jobTypes.js';
 
 /** The de-duplication id of a pipeline's scheduled runs: one waiting and one active at most, across replicas. */
 export const scheduledRunId = (pipeline: PipelineName): string => `run-${pipeline}`;
@@ -13,11 +12,11 @@ export const scheduledRunId = (pipeline: PipelineName): string => `run-${pipelin
  * away; the store lease still makes it take turns with a scheduled run of the same pipeline.
  */
 export async function enqueueRun(
-  queue: Queue,
+  queue: Queue<RunPayload>,
   pipeline: PipelineName,
   options: { trigger: Trigger; full?: boolean },
 ): Promise<Job<RunPayload>> {
-  const kind = RUN_JOBS[pipeline];
+  const name = RUN_JOB_NAMES[pipeline];
   const payload: RunPayload = {
     pipeline,
     full: options.full ?? false,
@@ -25,11 +24,9 @@ export async function enqueueRun(
     requestedAt: new Date().toISOString(),
   };
   if (options.trigger === 'manual') {
-    return queue.add(kind.name, payload, { jobId: `manual-${pipeline}-${randomUUID()}` }) as Promise<
-      Job<RunPayload>
-    >;
+    return queue.add(name, payload, { jobId: `manual-${pipeline}-${randomUUID()}` });
   }
-  return queue.add(kind.name, payload, {
+  return queue.add(name, payload, {
     deduplication: { id: scheduledRunId(pipeline), keepLastIfActive: true },
-  }) as Promise<Job<RunPayload>>;
+  });
 }

@@ -6,9 +6,9 @@ import { chunks } from '../store/chunks.js';
 import { healingBatches, type DriftHealer, type HealOutcome } from '../sync/push/healDrift.js';
 import { emptySummary } from '../sync/frame/summary.js';
 import { defaultJobOptions } from './jobOptions.js';
-import { RUN_JOBS } from './jobKinds.js';
-import type { PushPayload, ScanPayload } from './jobTypes.js';
-import { PUSH_CHILD_OPTIONS, PUSH_QUEUE, pushJobName } from './pushJob.js';
+import { jobOptionsOf } from './jobRegistry.js';
+import { pushJobName, RUN_JOB_NAMES, type PushPayload, type ScanPayload } from './jobTypes.js';
+import { PUSH_QUEUE } from './pushJob.js';
 import type { QueueClient } from './queueClient.js';
 import { queueTelemetry } from '../tracing/activeTracing.js';
 
@@ -43,22 +43,23 @@ export const healDriftQueued =
           step: 'scanned',
           scan: { summary, receipt: null, batches: parts.length, scannedAt: Date.now() },
         };
+        const name = pushJobName(batch.pipeline);
         const children: FlowJob[] = parts.map((items) => {
           const data: PushPayload = {
             batch: { ...batch, items },
             scanOwner: '',
           };
           return {
-            name: pushJobName(batch.pipeline),
+            name,
             queueName: PUSH_QUEUE,
             data,
-            opts: { ...jobOptions, ...PUSH_CHILD_OPTIONS },
+            opts: { ...jobOptions, ...jobOptionsOf(name) },
           };
         });
         let node;
         try {
           node = await flows.add({
-            name: RUN_JOBS[batch.pipeline].name,
+            name: RUN_JOB_NAMES[batch.pipeline],
             queueName: 'runs',
             data: parent,
             opts: { ...jobOptions, jobId: parentId },

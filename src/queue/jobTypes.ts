@@ -49,6 +49,21 @@ export interface ImportPayload {
   listed?: ApiOrder;
 }
 
+/** Every job name, each handled by one kind of the registry (src/queue/jobRegistry.ts). */
+export const JOB_NAMES = [
+  'catalog',
+  'products',
+  'orders-poll',
+  'stock-scan',
+  'prices-scan',
+  'feedback',
+  'erp-orders',
+  'stock-push',
+  'prices-push',
+  'order-import',
+] as const;
+export type JobName = (typeof JOB_NAMES)[number];
+
 /** Every job name with its payload: the queue layer decodes nothing else. */
 export interface JobPayloads {
   catalog: RunPayload;
@@ -63,7 +78,28 @@ export interface JobPayloads {
   'order-import': ImportPayload;
 }
 
-export type JobName = keyof JobPayloads;
+/** What a queue's worker hands its processors: the payloads of every job of that queue. */
+export interface QueuePayloads {
+  /** Run jobs and scans: a scan's payload is a run's with its step. */
+  runs: ScanPayload;
+  pushes: PushPayload;
+  imports: ImportPayload;
+}
+
+/** The run job of each pipeline: what a schedule, `erp-sync sync` or `audit --fix` enqueues. */
+export const RUN_JOB_NAMES = {
+  catalog: 'catalog',
+  products: 'products',
+  orders: 'orders-poll',
+  stock: 'stock-scan',
+  prices: 'prices-scan',
+  feedback: 'feedback',
+  'erp-orders': 'erp-orders',
+} as const satisfies Record<PipelineName, JobName>;
+
+/** The push job of a pipeline's batch. */
+export const pushJobName = (pipeline: PushBatch['pipeline']): `${PushBatch['pipeline']}-push` =>
+  `${pipeline}-push`;
 
 /** What a run job returns (kept in Redis with the completed job until it is removed). */
 export type RunResult = RunSummary;

@@ -1,15 +1,21 @@
-import { Worker, type Job } from 'bullmq';
+import { Worker } from 'bullmq';
 import { orderRepositoriesOf } from '../store/createOrderRepositories.js';
 import type { Store } from '../store/index.js';
 import { importItemCounts, importPlatformOrder, type ImportOutcome } from '../sync/orders/orderImport.js';
 import { classifyFailure } from '../sync/frame/classifyFailure.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
 import { handleFailure } from './handleFailure.js';
-import type { JobRuntime } from './jobRuntime.js';
+import type { JobKind } from './jobKind.js';
 import type { ImportPayload, QueueName } from './jobTypes.js';
 import { failureOfError } from './jobFailure.js';
 
 export const IMPORT_QUEUE: QueueName = 'imports';
+
+/** What an import job returns (kept with the completed job). */
+export interface ImportResult {
+  orderId: number;
+  outcome: ImportOutcome;
+}
 
 /** Outcomes after which the ERP has answered (an order it took, had, or refused). */
 const ANSWERED = new Set<ImportOutcome>(['imported', 'already_in_erp', 'parked']);
@@ -31,13 +37,10 @@ export function importJobId(store: Store, orderId: number): string {
  * fails imports in a row (runtime.imports), a job goes back to wait without an attempt spent and
  * the queue waits: one import per hold asks the ERP, not every order.
  */
-export const orderImportJob = {
-  name: 'order-import' as const,
+export const orderImportJob: JobKind<ImportPayload, ImportResult> = {
+  name: 'order-import',
   queue: IMPORT_QUEUE,
-  async process(
-    job: Job<ImportPayload>,
-    runtime: JobRuntime,
-  ): Promise<{ orderId: number; outcome: ImportOutcome }> {
+  async process(job, { runtime }) {
     const wait = runtime.imports.waitMs();
     if (wait > 0) {
       await runtime.rateLimit(IMPORT_QUEUE, wait, 'order imports held: the ERP failed the last ones');

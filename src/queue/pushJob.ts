@@ -1,18 +1,14 @@
-import { UnrecoverableError, type Job } from 'bullmq';
-import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
+import { UnrecoverableError } from 'bullmq';
+import type { BatchOutcome } from '../sync/push/pushBatch.js';
 import { pushBatch } from '../sync/push/pushBatch.js';
 import { enterFlow } from '../sync/frame/pipelineLease.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
 import { handleFailure } from './handleFailure.js';
 import { failureOfError, failureOfRun } from './jobFailure.js';
-import type { JobRuntime } from './jobRuntime.js';
+import type { JobKind } from './jobKind.js';
 import type { PushPayload, QueueName } from './jobTypes.js';
 
 export const PUSH_QUEUE: QueueName = 'pushes';
-
-/** The push job of a pipeline's batch. */
-export const pushJobName = (pipeline: PushBatch['pipeline']): `${PushBatch['pipeline']}-push` =>
-  `${pipeline}-push`;
 
 /** A push job as a child of its scan's flow: a batch that failed for good does not hold the scan back (the scan reports it, the next one resends). */
 export const PUSH_CHILD_OPTIONS = { ignoreDependencyOnFailure: true } as const;
@@ -29,10 +25,12 @@ export interface PushResult extends BatchOutcome {
  * write carries the batch's generation). A transient failure is retried with backoff, a 429 makes
  * the whole queue wait, a refused key pauses everything.
  */
-export const pushJob = {
-  names: ['stock-push', 'prices-push'] as const,
+export const definePushJob = (name: 'stock-push' | 'prices-push'): JobKind<PushPayload, PushResult> => ({
+  name,
   queue: PUSH_QUEUE,
-  async process(job: Job<PushPayload>, runtime: JobRuntime, signal?: AbortSignal): Promise<PushResult> {
+  options: PUSH_CHILD_OPTIONS,
+  trace: ({ batch }) => ({ span: `push ${batch.pipeline}`, pipeline: batch.pipeline }),
+  async process(job, { runtime, signal }) {
     const { batch, scanOwner } = job.data;
     const { ttlSeconds, waitSeconds } = runtime.ctx.config.sync.lease;
     // The flow is the job's parent (a scan, or an `audit --fix` heal); a job cut loose from it sends nothing.
@@ -56,7 +54,7 @@ export const pushJob = {
     const { ctx, counter } = bindRun(runtime.ctx);
     let outcome: BatchOutcome;
     try {
-      outcome = await pushBatch(ctx, batch as PushBatch);
+      outcome = await pushBatch(ctx, batch);
     } catch (error) {
       // Only a fatal error (the key refused) or a bug gets here.
       return handleFailure(failureOfError(error), PUSH_QUEUE, runtime);
@@ -64,4 +62,4 @@ export const pushJob = {
     if (outcome.error) await handleFailure(failureOfRun(outcome.error), PUSH_QUEUE, runtime);
     return { ...outcome, items: batch.items.length, requests: counter.total };
   },
-};
+});

@@ -1,5 +1,6 @@
 import { Job, type Queue } from 'bullmq';
 import type { RunSummary } from '../sync/frame/types.js';
+import type { RunPayload, RunResult } from './jobTypes.js';
 import type { RunProgress } from './runJob.js';
 
 export interface RunJobView {
@@ -17,15 +18,19 @@ export async function readRunJob(queue: Queue, id: string): Promise<RunJobView |
   // way round, a job that finished between the two reads showed "completed" without its summary.
   const state = await queue.getJobState(id);
   if (state === 'unknown') return null;
-  const job = await Job.fromId(queue, id);
+  const job = await Job.fromId<RunPayload, RunResult | null | undefined>(queue, id);
   if (!job) return null;
-  const progress =
-    typeof job.progress === 'object' && job.progress !== null ? (job.progress as RunProgress) : null;
+  const progress = isRunProgress(job.progress) ? job.progress : null;
   return {
     id,
     state,
     progress,
-    summary: (job.returnvalue as RunSummary | null | undefined) ?? null,
+    summary: job.returnvalue ?? null,
     failedReason: job.failedReason ?? null,
   };
+}
+
+/** What a run job reports: an object with the counts (a job that has not reported yet has 0). */
+function isRunProgress(progress: unknown): progress is RunProgress {
+  return typeof progress === 'object' && progress !== null && 'pipeline' in progress;
 }

@@ -1,6 +1,6 @@
-import type { Job } from 'bullmq';
 import type { ProgressEvent, RunOptions, RunSummary, SyncContext } from '../sync/frame/types.js';
 import { handleFailure } from './handleFailure.js';
+import type { JobKind } from './jobKind.js';
 import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, RunPayload, RunResult } from './jobTypes.js';
 import { failureOfSummary } from './jobFailure.js';
@@ -14,17 +14,14 @@ export interface RunProgress {
   done: boolean;
 }
 
-export interface RunJobKind {
-  name: JobName;
-  queue: QueueName;
-  pipeline: PipelineName;
-  process(
-    job: Job<RunPayload>,
-    runtime: JobRuntime,
-    signal?: AbortSignal,
-    token?: string,
-  ): Promise<RunResult>;
-}
+/** A job kind on the runs queue that runs one pipeline (a run, or a scan that fans out). */
+export type RunJobKind<P extends RunPayload = RunPayload> = JobKind<P, RunResult>;
+
+/** The span of a pipeline's run job. */
+export const runTrace = (pipeline: PipelineName) => (): { span: string; pipeline: PipelineName } => ({
+  span: `run ${pipeline}`,
+  pipeline,
+});
 
 const PROGRESS_EVERY_MS = 500;
 
@@ -39,8 +36,8 @@ export function defineRunJob(name: JobName, pipeline: PipelineName, variant?: Ru
   return {
     name,
     queue,
-    pipeline,
-    async process(job, runtime, signal) {
+    trace: runTrace(pipeline),
+    async process(job, { runtime, signal }) {
       let lastAt = 0;
       const onProgress = (event: ProgressEvent): void => {
         const now = Date.now();

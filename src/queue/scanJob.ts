@@ -9,7 +9,7 @@ import type { JobRuntime } from './jobRuntime.js';
 import type { JobName, PipelineName, QueueName, ScanPayload } from './jobTypes.js';
 import type { PushResult } from './pushJob.js';
 import { failureOfSummary } from './jobFailure.js';
-import type { RunJobKind, RunProgress } from './runJob.js';
+import { runTrace, type RunJobKind, type RunProgress } from './runJob.js';
 import { finishedChildKeys, settleEarlierAttempt } from './settleEarlierAttempt.js';
 import { inSpan } from '../tracing/activeTracing.js';
 import { sumFlow } from './sumFlow.js';
@@ -24,14 +24,14 @@ import { sumFlow } from './sumFlow.js';
 export function defineScanJob(
   name: JobName,
   pipeline: Extract<PipelineName, 'stock' | 'prices'>,
-): RunJobKind {
+): RunJobKind<ScanPayload> {
   const queue: QueueName = 'runs';
   return {
     name,
     queue,
-    pipeline,
-    async process(job, runtime, signal, token) {
-      const data = job.data as ScanPayload;
+    trace: runTrace(pipeline),
+    async process(job, { runtime, signal, token }) {
+      const data = job.data;
       const { store } = runtime.ctx;
       const flowId = job.id!;
       if (data.step !== 'scanned') {
@@ -92,7 +92,7 @@ export function defineScanJob(
       }
       // Also after a restart between the two steps: the batches still to come are waited for.
       if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();
-      return finishFlow(job as Job<ScanPayload>, runtime, pipeline);
+      return finishFlow(job, runtime, pipeline);
     },
   };
 }

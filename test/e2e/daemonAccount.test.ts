@@ -1,11 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { createApiClient } from '../../src/api/createApiClient.js';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
 import { runCli, STACK_TRACE } from '../support/cli.js';
 import { eventually, startDaemonProcess } from '../../dev/daemonProcess.js';
 import { startGateProxy, type GateProxy } from '../support/gateProxy.js';
+import { freePort } from '../../dev/redisServer.js';
 import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from '../support/daemonWorld.js';
 
 // Invariant 12 in the daemon: the real CLI (`erp-sync start`), the real sandbox with its two
@@ -121,6 +123,44 @@ describe('the daemon and the store of one company', () => {
     const text = await runCli(['status', '-c', world.configFile]);
     expect(text.stdout).toContain(`at ${proxy.url}`);
     expect(text.stdout).toContain(`address changed from ${world.sandbox.url}`);
+  }, 120_000);
+
+  it('holds every job while the account cannot be read at start, and starts work once a reloaded base URL answers', async () => {
+    world = await startDaemonWorld({ schedules: { stock: 'off' } });
+    const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+    const withBaseUrl = (baseUrl: string) =>
+      writeFileSync(
+        world!.configFile,
+        stringifyYaml({
+          ...(parseYaml(readFileSync(world!.configFile, 'utf8')) as object),
+          api: { baseUrl },
+        }),
+      );
+    withBaseUrl(`http://127.0.0.1:${await freePort()}/api/v2`);
+    const env: Record<string, string> = { ...world.env };
+    delete env.CMS_BASE_URL;
+
+    const daemon = await startDaemonProcess(world.configFile, env);
+    try {
+      const held = await readyz(daemon.url);
+      expect(held.status).toBe(503);
+      expect(held.reasons.join(' ')).toMatch(/the store's account is not verified: GET \/account .*failed/);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect((await outboxIds(world.erpDir)).ids).toEqual([]);
+      expect((await status(world)).account).toBeNull();
+
+      withBaseUrl(world.sandbox.url);
+      daemon.kill('SIGHUP');
+      await eventually('readiness green', async () => (await readyz(daemon.url)).status === 200, 20_000);
+      await eventually(
+        'the orders imported',
+        async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
+      );
+    } finally {
+      daemon.kill();
+      await daemon.exited;
+    }
+    expect((await status(world)).account).toMatchObject({ baseUrl: world.sandbox.url, companyId: '1' });
   }, 120_000);
 
   it('pauses at its periodic check when the same key starts answering as another company, and goes on once it is back', async () => {

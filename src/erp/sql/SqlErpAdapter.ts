@@ -34,6 +34,12 @@ import { SqlOrderStaging } from './SqlOrderStaging.js';
 import { sqlOrderEvents, sqlOutgoingOrders } from './sqlOrderReads.js';
 import { queryRows, streamQuery, type Bindings, type QuerySource } from './streamQuery.js';
 
+/** The query reading the changes since the last committed read, for the kinds that have one. */
+const CHANGES_QUERY: Partial<Record<RecordKind, 'stockChanges' | 'pricesChanges'>> = {
+  stock: 'stockChanges',
+  prices: 'pricesChanges',
+};
+
 /**
  * The ERP as a SQL database (PostgreSQL, MySQL/MariaDB, SQL Server, SQLite): the integrator's
  * queries read stock, prices, products, events and ERP-origin orders, streamed and mapped by the
@@ -131,12 +137,8 @@ export class SqlErpAdapter implements ErpAdapter {
     setReceipt: (receipt: ReadReceipt) => void,
   ): AsyncIterable<ErpRow<T>> {
     const full = this.config.queries[kind];
-    const changes =
-      kind === 'stock'
-        ? this.config.queries.stockChanges
-        : kind === 'prices'
-          ? this.config.queries.pricesChanges
-          : undefined;
+    const changesQuery = CHANGES_QUERY[kind];
+    const changes = changesQuery && this.config.queries[changesQuery];
     if (!full) {
       this.logger.debug({ kind }, `no ${kind} query configured: nothing to read`);
       return;

@@ -97,7 +97,14 @@ function accountCard(status: ConsoleStatus, platform: string): SafeHtml {
       account
         ? html`<p class="big">${account.companyName ?? `company ${account.companyId}`}</p>
             <p class="small">${describeAccount(account).replace(/^the account /, '')}</p>
-            <p class="muted small">store bound since ${time(account.boundAt)}</p>`
+            <p class="muted small">store bound since ${time(account.boundAt)}</p>
+            ${
+              account.previousBaseUrl
+                ? html`<p class="muted small">
+                    address changed from ${account.previousBaseUrl} at ${time(account.movedAt)}
+                  </p>`
+                : ''
+            }`
         : html`<p class="small">${platform}</p>
             <p class="muted small">the store is not bound to an account yet</p>`
     }

@@ -4,13 +4,8 @@ import { itemKeyString, type Reject } from '../../domain/records.js';
 import type { FingerprintPipeline, ProductLink } from '../../store/index.js';
 import { batches } from '../frame/batches.js';
 import { alreadySeen, CursorTracker, scanFrom } from './catalogCursor.js';
-import {
-  isInFlightFingerprint,
-  isRefusedFingerprint,
-  pricesMatch,
-  stockMatches,
-  type PriceValues,
-} from '../push/fingerprint.js';
+import { isInFlightFingerprint, isRefusedFingerprint, type PlatformValues } from '../push/fingerprint.js';
+import { inStep } from '../push/inStep.js';
 import { productFieldsChangedOnPlatform } from './productEcho.js';
 import { runInFrame, type PipelineRun } from '../frame/runInFrame.js';
 import type { RunOptions, RunSummary, SyncContext } from '../frame/types.js';
@@ -18,11 +13,9 @@ import type { RunOptions, RunSummary, SyncContext } from '../frame/types.js';
 export const CATALOG_CURSOR = 'catalog.products';
 
 /** One product or variant as the platform reports it, in the terms the fingerprints use. */
-export interface PlatformItem {
+export interface PlatformItem extends PlatformValues {
   key: string;
   link: ProductLink;
-  stock: number | null | undefined;
-  prices: Partial<Record<keyof PriceValues, number | null>>;
 }
 
 export function platformItems(product: ApiProduct): PlatformItem[] {
@@ -156,10 +149,7 @@ function handlePage(
         isInFlightFingerprint(fingerprint.hash)
       )
         continue;
-      else if (pipeline === 'stock') {
-        if (item.stock !== undefined && !stockMatches(fingerprint.hash, item.stock))
-          changed.stock.push(item.key);
-      } else if (!pricesMatch(fingerprint.hash, item.prices)) changed.prices.push(item.key);
+      else if (!inStep(pipeline, fingerprint.hash, item)) changed[pipeline].push(item.key);
     }
   }
   // Product master data written by the products pipeline: echo, or changed on the platform.

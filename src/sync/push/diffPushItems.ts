@@ -5,18 +5,19 @@ import type { FingerprintPipeline } from '../../store/index.js';
 import { batches } from '../frame/batches.js';
 import { refusedFingerprint } from './fingerprint.js';
 import type { PushItem } from './pushBatch.js';
+import type { PushKind } from './pushKind.js';
 import type { RunOptions, RunSummary, SyncContext } from '../frame/types.js';
 import { lastCommittedRead } from './erpReadCommit.js';
 
-/** What differs between the stock and the prices pipelines; the stages do the rest. */
-export interface PushSpec<R extends ItemKey, W> {
-  pipeline: FingerprintPipeline;
+/**
+ * A push pipeline within a run: what differs (its PushKind) and how it reads the ERP with the
+ * run's context; the stages do the rest.
+ */
+export interface PushSpec<R extends ItemKey, W> extends PushKind<R, W> {
   /** The ERP's rows; `after`: the last committed read's receipt (null: a full read). */
-  rows: (after: ReadReceipt | null) => ErpRead<R>;
-  /** Why a record cannot be sent (spec limits), or null. */
-  validate: (record: R) => string | null;
+  rows(after: ReadReceipt | null): ErpRead<R>;
   /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
-  prepare: (records: R[]) => Promise<PushItem<W>[]>;
+  prepare(records: R[]): Promise<PushItem<W>[]>;
 }
 
 /**

@@ -14,6 +14,13 @@ export function stockFingerprint(quantity: number): string {
 
 export type PriceValues = Pick<PriceRecord, 'price' | 'salePrice' | 'costPrice' | 'vatRate'>;
 
+/** What the platform holds for one item, in the terms the fingerprints use. */
+export interface PlatformValues {
+  /** undefined: a variable product's own stock, the sum of its variants (never pushed, never compared). */
+  stock: number | null | undefined;
+  prices: Partial<Record<keyof PriceValues, number | null>>;
+}
+
 const PRICE_FIELDS = [
   ['p', 'price'],
   ['s', 'salePrice'],

@@ -5,6 +5,8 @@ import type { BulkPriceItem, BulkStockItem } from '../../api/inputs.js';
 import { itemKeyString, type ItemKey, type RecordSource, type Reject } from '../../domain/records.js';
 import type { FingerprintEntry, FingerprintPipeline } from '../../store/index.js';
 import { inFlightFingerprint, refusedFingerprint } from './fingerprint.js';
+import type { PushWire } from './pushKind.js';
+import { PUSH_KINDS } from './pushKinds.js';
 import type { Lease } from '../frame/lease.js';
 import { classifyFailure, stopsTheRun } from '../frame/classifyFailure.js';
 import { reasonsByIndex, sendSplitting, type Refusal } from './splitOnRefusal.js';
@@ -79,9 +81,8 @@ export function bulkSender(
   pipeline: FingerprintPipeline,
   client: ApiClient,
 ): (wires: unknown[]) => Promise<BulkResult> {
-  return pipeline === 'stock'
-    ? (wires) => client.products.bulkStock(wires as BulkStockItem[])
-    : (wires) => client.products.bulkPrices(wires as BulkPriceItem[]);
+  const kind = PUSH_KINDS[pipeline];
+  return (wires) => kind.send(client, wires as PushWire[]);
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { FingerprintPipeline } from '../../store/index.js';
 import type { Lease } from '../frame/lease.js';
-import { pricesPushSpec } from './prices.js';
 import type { PushBatch } from './pushBatch.js';
+import { pushSpecOf } from './pushSpecs.js';
 import { scanPushBatches } from './pushPipeline.js';
 import { closePushScan, type PushScan } from './diffPushItems.js';
 import { runInFrame } from '../frame/runInFrame.js';
-import { stockPushSpec } from './stock.js';
 import type { RunOptions, RunSummary, SyncContext } from '../frame/types.js';
 
 /**
@@ -27,10 +26,7 @@ export function scanPush(
 ): Promise<RunSummary> {
   return runInFrame(name, ctx, options, async (run) => {
     const send = (batch: PushBatch): Promise<void> => onBatch(batch, run.lease);
-    const scan =
-      name === 'stock'
-        ? await scanPushBatches(run, stockPushSpec(run.ctx), send)
-        : await scanPushBatches(run, pricesPushSpec(run.ctx), send);
+    const scan = await scanPushBatches(run, pushSpecOf(name, run.ctx), send);
     // Rejects of keys this complete scan did not meet are over (pushed keys were settled in the diff).
     closePushScan(run.ctx, scan, run.summary);
     await onScanned?.(scan, run.lease);

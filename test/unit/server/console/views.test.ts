@@ -118,5 +118,31 @@ describe('console views', () => {
     expect(out).toContain('connect ECONNREFUSED 127.0.0.1:5432');
     expect(out).toContain('<strong>stock</strong>');
     expect(out).not.toMatch(/at .*\.ts:\d+/); // no stack
+
+    // A store whose company moved to a new address says so on its account card.
+    const moved = overviewFragment(writable, {
+      health: { healthy: true, eventLoopLagMs: 3, uptimeSeconds: 60 },
+      readiness: { ok: true, value: { ready: true, reasons: [] } },
+      status: {
+        ok: true,
+        value: {
+          ...status,
+          account: {
+            baseUrl: 'https://shop.example/api/v2',
+            companyId: '1',
+            companyName: 'Demo Retail SRL',
+            taxId: 'RO12345678',
+            boundAt: '2026-11-25T09:00:00.000Z',
+            previousBaseUrl: 'http://10.0.0.5:8080/api/v2',
+            movedAt: '2026-11-25T10:00:00.000Z',
+          },
+        },
+      },
+      erp: { ok: false, error: new Error('not checked') },
+      runs: { ok: true, value: [] },
+      platform: 'https://shop.example/api/v2',
+    }).text;
+    expect(moved).toMatch(/address changed from http:\/\/10\.0\.0\.5:8080\/api\/v2 at/);
+    expect(moved).toContain('at https://shop.example/api/v2');
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../../src/store/index.js';
-import { LeaseBusyError, LeaseLostError } from '../../../src/sync/frame/lease.js';
+import { openStore, type Store } from '../../../../src/store/index.js';
+import { LeaseBusyError, LeaseLostError } from '../../../../src/sync/frame/lease.js';
 import {
   acquirePipelineLease,
   enterFlow,
@@ -10,7 +10,7 @@ import {
   releaseFlow,
   releaseLostFlow,
   renewFlow,
-} from '../../../src/sync/frame/pipelineLease.js';
+} from '../../../../src/sync/frame/pipelineLease.js';
 
 let store: Store | undefined;
 afterEach(() => store?.close());
