@@ -25,7 +25,7 @@ interface Address {
   postal_code: string | null;
 }
 
-describe('Tryton: the customer of a new order', () => {
+describe('Tryton: the customer of a new order', { timeout: 120_000 }, () => {
   it('creates the party with the address the sandbox serves under customer.address', async () => {
     const customers = (await world.api.customers.list({ per_page: 100 })).data as {
       id: number;

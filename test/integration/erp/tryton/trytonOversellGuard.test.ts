@@ -82,56 +82,60 @@ function readThen(erp: ErpAdapter, afterRead: () => Promise<void>): ErpAdapter {
   });
 }
 
-describe('oversell guard with Tryton: the forecast already subtracts confirmed sales, they are not held again', () => {
-  it('imports orders, then pushes exactly the forecast for every SKU', async () => {
-    const ctx = guarded(await world.context());
-    expect(await runStock(ctx, RUN)).toMatchObject({ read: 20, failed: 0 });
-    expect(ctx.erp.capabilities.stockSubtractsImportedOrders).toBe(true);
+describe(
+  'oversell guard with Tryton: the forecast already subtracts confirmed sales, they are not held again',
+  { timeout: 120_000 },
+  () => {
+    it('imports orders, then pushes exactly the forecast for every SKU', async () => {
+      const ctx = guarded(await world.context());
+      expect(await runStock(ctx, RUN)).toMatchObject({ read: 20, failed: 0 });
+      expect(ctx.erp.capabilities.stockSubtractsImportedOrders).toBe(true);
 
-    const lines = Array.from({ length: 12 }, (_, n) => ({
-      sku: TRYTON_SEED.skus[n % 6]!,
-      quantity: 1 + (n % 3),
-    }));
-    await placeOrders(lines);
-    expect((await runOrders(ctx, RUN)).extra.imported).toBe(12);
+      const lines = Array.from({ length: 12 }, (_, n) => ({
+        sku: TRYTON_SEED.skus[n % 6]!,
+        quantity: 1 + (n % 3),
+      }));
+      await placeOrders(lines);
+      expect((await runOrders(ctx, RUN)).extra.imported).toBe(12);
 
-    const stock = await runStock(ctx, RUN);
-    expect(stock).toMatchObject({ failed: 0 });
-    const forecast = await trytonStock('forecast_quantity');
-    expect(await platformStock()).toEqual(forecast);
-    // 2 + 3 + 1 + 2 + 3 + 1 ... units ordered per SKU, subtracted once (by Tryton), not twice.
-    const story = await explainSku(ctx, 'SKU-0002');
-    expect(story.items[0]!.stock).toMatchObject({
-      held: 0,
-      holdingOrders: [],
-      wouldPush: forecast.get('SKU-0002'),
+      const stock = await runStock(ctx, RUN);
+      expect(stock).toMatchObject({ failed: 0 });
+      const forecast = await trytonStock('forecast_quantity');
+      expect(await platformStock()).toEqual(forecast);
+      // 2 + 3 + 1 + 2 + 3 + 1 ... units ordered per SKU, subtracted once (by Tryton), not twice.
+      const story = await explainSku(ctx, 'SKU-0002');
+      expect(story.items[0]!.stock).toMatchObject({
+        held: 0,
+        holdingOrders: [],
+        wouldPush: forecast.get('SKU-0002'),
+      });
     });
-  });
 
-  it('holds an order imported after the stock read began (the read does not show it yet): the push still equals the forecast', async () => {
-    const ctx = guarded(await world.context());
-    const before = await trytonStock('forecast_quantity');
-    await placeOrders([{ sku: 'SKU-0009', quantity: 4 }]);
-    const importer = await world.context();
-    ctx.erp = readThen(ctx.erp, async () => {
-      expect((await runOrders(importer, RUN)).extra.imported).toBe(1);
+    it('holds an order imported after the stock read began (the read does not show it yet): the push still equals the forecast', async () => {
+      const ctx = guarded(await world.context());
+      const before = await trytonStock('forecast_quantity');
+      await placeOrders([{ sku: 'SKU-0009', quantity: 4 }]);
+      const importer = await world.context();
+      ctx.erp = readThen(ctx.erp, async () => {
+        expect((await runOrders(importer, RUN)).extra.imported).toBe(1);
+      });
+      expect(await runStock(ctx, FULL)).toMatchObject({ failed: 0 });
+      const forecast = await trytonStock('forecast_quantity');
+      expect(forecast.get('SKU-0009')).toBe(before.get('SKU-0009')! - 4);
+      expect((await platformStock()).get('SKU-0009')).toBe(forecast.get('SKU-0009'));
     });
-    expect(await runStock(ctx, FULL)).toMatchObject({ failed: 0 });
-    const forecast = await trytonStock('forecast_quantity');
-    expect(forecast.get('SKU-0009')).toBe(before.get('SKU-0009')! - 4);
-    expect((await platformStock()).get('SKU-0009')).toBe(forecast.get('SKU-0009'));
-  });
 
-  it("with the on-hand quantity (done moves only), an imported sale is held until shipped or the guard's window", async () => {
-    const ctx = guarded(await world.context({ stock: { field: 'quantity' } }));
-    expect(ctx.erp.capabilities.stockSubtractsImportedOrders).toBe(false);
-    const [id] = await placeOrders([{ sku: 'SKU-0011', quantity: 2 }]);
-    expect((await runOrders(ctx, RUN)).extra.imported).toBe(1);
-    expect(await runStock(ctx, FULL)).toMatchObject({ failed: 0 });
-    const onHand = await trytonStock('quantity');
-    const platform = await platformStock();
-    expect(platform.get('SKU-0011')).toBe(onHand.get('SKU-0011')! - 2);
-    const story = await explainSku(ctx, 'SKU-0011');
-    expect(story.items[0]!.stock).toMatchObject({ held: 2, holdingOrders: [{ orderId: id, units: 2 }] });
-  });
-});
+    it("with the on-hand quantity (done moves only), an imported sale is held until shipped or the guard's window", async () => {
+      const ctx = guarded(await world.context({ stock: { field: 'quantity' } }));
+      expect(ctx.erp.capabilities.stockSubtractsImportedOrders).toBe(false);
+      const [id] = await placeOrders([{ sku: 'SKU-0011', quantity: 2 }]);
+      expect((await runOrders(ctx, RUN)).extra.imported).toBe(1);
+      expect(await runStock(ctx, FULL)).toMatchObject({ failed: 0 });
+      const onHand = await trytonStock('quantity');
+      const platform = await platformStock();
+      expect(platform.get('SKU-0011')).toBe(onHand.get('SKU-0011')! - 2);
+      const story = await explainSku(ctx, 'SKU-0011');
+      expect(story.items[0]!.stock).toMatchObject({ held: 2, holdingOrders: [{ orderId: id, units: 2 }] });
+    });
+  },
+);

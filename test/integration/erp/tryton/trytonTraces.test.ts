@@ -21,7 +21,7 @@ afterAll(async () => {
 
 const CLIENT = 3;
 
-describe('OpenTelemetry traces of run-once against a real Tryton', () => {
+describe('OpenTelemetry traces of run-once against a real Tryton', { timeout: 120_000 }, () => {
   it('puts the JSON-RPC calls to the ERP and the calls to the platform under the run span', async () => {
     const result = await runCli(
       ['run-once', '--only', 'stock', '--config', world.configPath],
