@@ -4,6 +4,7 @@ import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
 import { runAudit, type AuditFinding, type AuditReport } from '../diagnostics/audit.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { operatorClientBounds } from '../sync/createPlatformClient.js';
 import { AUDIT_PIPELINES, type AuditPipeline } from '../domain/pipelineNames.js';
 import type { HealOutcome } from '../sync/push/healDrift.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
@@ -132,7 +133,7 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
   const tty = Boolean(process.stderr.isTTY) && !options.json;
   let ctx;
   try {
-    ctx = await createSyncContext(config, logger);
+    ctx = await createSyncContext(config, logger, { client: operatorClientBounds(config.api) });
   } catch (error) {
     process.stderr.write(`erp-sync: audit could not start: ${describeError(error)}\n`);
     return 2;

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createLogger } from '../logger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
+import { operatorClientBounds } from '../sync/createPlatformClient.js';
 import { explainOrder, type OrderStory } from '../diagnostics/explainOrder.js';
 import { jobsCarryingSku } from '../queue/jobsCarryingSku.js';
 import {
@@ -164,7 +165,9 @@ async function withContext(
   const config = loadConfig({ file: configFile });
   let ctx: SyncContext;
   try {
-    ctx = await createSyncContext(config, createLogger({ level: config.log.level }));
+    ctx = await createSyncContext(config, createLogger({ level: config.log.level }), {
+      client: operatorClientBounds(config.api),
+    });
   } catch (error) {
     process.stderr.write(`erp-sync: explain could not start: ${describeError(error)}\n`);
     return 2;

@@ -13,9 +13,13 @@ export interface RunJobView {
 
 /** A run job's state, progress and result, for `sync --wait` (null once removed or lost). */
 export async function readRunJob(queue: Queue, id: string): Promise<RunJobView | null> {
+  // The state first, then the job: BullMQ stores the result and moves the job to completed in one
+  // script, so a job read after its state holds at least what that state promised. Read the other
+  // way round, a job that finished between the two reads showed "completed" without its summary.
+  const state = await queue.getJobState(id);
+  if (state === 'unknown') return null;
   const job = await Job.fromId<RunPayload, RunResult | null | undefined>(queue, id);
   if (!job) return null;
-  const state = await job.getState();
   const progress = isRunProgress(job.progress) ? job.progress : null;
   return {
     id,

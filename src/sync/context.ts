@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ApiClientOptions } from '../api/index.js';
 import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
@@ -11,6 +12,8 @@ export interface CreateSyncContextOptions {
   reservations?: ReservationSource;
   /** Also told about every API attempt (e.g. the daemon's Prometheus metrics). */
   onResponse?: (info: ResponseInfo) => void;
+  /** The client's own bounds instead of the configured ones (a command a person waits for). */
+  client?: Partial<ApiClientOptions>;
 }
 
 /**
@@ -23,11 +26,10 @@ export async function createSyncContext(
   logger: Logger,
   options: CreateSyncContextOptions = {},
 ): Promise<SyncContext> {
-  const client = createPlatformClient(
-    config.api,
-    logger.child({ module: 'api' }),
-    options.onResponse ? { onResponse: options.onResponse } : {},
-  );
+  const client = createPlatformClient(config.api, logger.child({ module: 'api' }), {
+    ...options.client,
+    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
+  });
   const store = openStore(config.store.path);
   let erp;
   try {

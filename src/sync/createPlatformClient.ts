@@ -20,3 +20,18 @@ export function createPlatformClient(
     ...overrides,
   });
 }
+
+/**
+ * The client's bounds for a command a person runs and waits for (audit, explain): at most 2
+ * retries, backing off 0.5-1 s then 1-2 s, 10 s per attempt, 20 s per call. A platform that refuses
+ * connections ends the command within about 3 s (exit 2) instead of after the configured retries
+ * that suit the daemon (5, backing off to 15 s: 15-30 s). Lower configured values are kept.
+ */
+export function operatorClientBounds(api: ApiConfig): Partial<ApiClientOptions> {
+  return {
+    retries: Math.min(api.retries, 2),
+    maxBackoffMs: 2_000,
+    timeoutMs: Math.min(api.timeoutMs, 10_000),
+    deadlineMs: Math.min(api.deadlineMs, 20_000),
+  };
+}
