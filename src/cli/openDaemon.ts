@@ -57,6 +57,7 @@ export async function openDaemon(
     onImportsHeldChange: (held) => live.setImportsHeld(held),
     onFlowStuck: (pipeline) => live.recordFlowStuck(pipeline),
     onWatchState: (state) => live.setErpWatching(state.watching),
+    onAccountState: (state) => live.setAccountState(state),
   });
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
   try {

@@ -9,6 +9,12 @@ import { logAccountMoved } from '../sync/logAccountMoved.js';
 import { accountIdentity, settleStoreAccount } from '../sync/storeAccount.js';
 import { StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
 
+/**
+ * What the last check found: the store's company answers (verified), the account could not be
+ * read or not yet (unverified), or another company answers (mismatch). The last two hold every job.
+ */
+export type AccountState = 'verified' | 'unverified' | 'mismatch';
+
 export interface AccountGateOptions {
   store: Store;
   /** The pipelines' client: it gets a reloaded key or base URL only once that answers as the store's company. */
@@ -23,6 +29,8 @@ export interface AccountGateOptions {
   holdMs: number;
   /** The gate opened (true) or closed (false): the daemon resumes or pauses its workers. */
   onChange: (open: boolean) => void;
+  /** The state changed (the metrics' gauges); called once with the first state. */
+  onState?: (state: AccountState) => void;
 }
 
 /**
@@ -40,6 +48,7 @@ export class AccountGate {
   /** The credentials the configuration names (after a reload, until they are verified). */
   #configured: ApiConfig;
   #reason: string | null = null;
+  #state: AccountState | undefined;
   #timer: NodeJS.Timeout | undefined;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
@@ -65,6 +74,7 @@ export class AccountGate {
    */
   async start(): Promise<void> {
     this.#reason = 'the account has not been checked yet';
+    this.#report('unverified');
     await this.#serial(() => this.#check(true));
   }
 
@@ -106,7 +116,7 @@ export class AccountGate {
         const which = changed ? 'the reloaded API key' : 'the API key';
         this.#setReason(
           `the store's account is not verified: GET /account with ${which} failed (${describeError(error)})`,
-          'warn',
+          'unverified',
         );
       } else {
         // A blip while open: the jobs meet the same failure and report it their way.
@@ -129,11 +139,11 @@ export class AccountGate {
         );
       }
       if (check.movedFrom) logAccountMoved(log, check.movedFrom, identity);
-      this.#setReason(null, 'info');
+      this.#setReason(null, 'verified');
     } catch (error) {
       if (!(error instanceof StoreAccountMismatchError)) throw error;
       if (atStart) throw error;
-      this.#setReason(`another company's API key: ${error.message}`, 'error');
+      this.#setReason(`another company's API key: ${error.message}`, 'mismatch');
     } finally {
       this.#schedule();
     }
@@ -154,7 +164,8 @@ export class AccountGate {
     }
   }
 
-  #setReason(reason: string | null, level: 'info' | 'warn' | 'error'): void {
+  #setReason(reason: string | null, state: AccountState): void {
+    this.#report(state);
     const before = this.#reason;
     if (before === reason) return;
     this.#reason = reason;
@@ -165,13 +176,19 @@ export class AccountGate {
       this.#options.onChange(true);
       return;
     }
-    if (level === 'error')
+    if (state === 'mismatch')
       log.error(
         { reason },
         "every queue of this daemon is paused: nothing is written until the store's company answers again",
       );
     else log.warn({ reason }, "the queues of this daemon wait until the store's account is verified");
     if (before === null) this.#options.onChange(false);
+  }
+
+  #report(state: AccountState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#options.onState?.(state);
   }
 
   #schedule(): void {

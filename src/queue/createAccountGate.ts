@@ -2,7 +2,7 @@ import type { Job, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
 import type { SyncContext } from '../sync/frame/types.js';
-import { AccountGate } from './accountGate.js';
+import { AccountGate, type AccountState } from './accountGate.js';
 import type { QueueName } from './jobTypes.js';
 
 type Processor<J extends Job, R> = (job: J, token?: string, signal?: AbortSignal) => Promise<R>;
@@ -27,6 +27,7 @@ export function createAccountGate(
   logger: Logger,
   ctx: SyncContext,
   workers: ReadonlyMap<QueueName, Worker>,
+  onState?: (state: AccountState) => void,
 ): DaemonAccountGate {
   const setPaused = (paused: boolean): void => {
     for (const worker of workers.values()) {
@@ -48,6 +49,7 @@ export function createAccountGate(
     retryMs,
     holdMs: retryMs,
     onChange: (open) => setPaused(!open),
+    onState,
   });
   return {
     start: () => gate.start(),

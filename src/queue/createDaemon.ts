@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
 import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
+import type { AccountState } from './accountGate.js';
 import { createAccountGate } from './createAccountGate.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES, startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
@@ -44,6 +45,8 @@ export interface DaemonOptions {
   onImportsHeldChange?: (held: boolean) => void;
   /** A push flow held its pipeline past its limit: failed, its lease released. */
   onFlowStuck?: (pipeline: string) => void;
+  /** The store's account check: verified, unverified (jobs held) or another company (queues paused). */
+  onAccountState?: (state: AccountState) => void;
   /** The ERP watch (instant triggers) started, lost its connection or resumed. */
   onWatchState?: (state: ErpWatchState) => void;
   /** The job kinds the workers run (default: JOB_REGISTRY); checked before anything starts. */
@@ -102,7 +105,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     onChange: (paused) => options.onPausedChange?.(paused),
   });
 
-  const gate = createAccountGate(config, log, options.ctx, workers);
+  const gate = createAccountGate(config, log, options.ctx, workers, (state) =>
+    options.onAccountState?.(state),
+  );
 
   const importHold = new ImportHold({
     holdMs: config.queue.probeSeconds * 1000,

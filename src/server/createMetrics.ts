@@ -1,6 +1,7 @@
 import type { JobState } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResponseInfo } from '../api/transport.js';
+import type { AccountState } from '../queue/accountGate.js';
 import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import type { ItemCounts, RunSummary } from '../sync/frame/types.js';
 import { routeTemplate } from './routeTemplate.js';
@@ -54,6 +55,12 @@ export interface Metrics {
   recordJobFailure(queue: string, code: string): void;
   /** A push flow held its pipeline past its limit and was failed. */
   recordFlowStuck(pipeline: string): void;
+  /**
+   * The store's account check (invariant 12): `erp_sync_account_mismatch` is 1 while another
+   * company answers, `erp_sync_account_unverified` while the account cannot be read. Which
+   * companies is for /readyz and the log, never a label.
+   */
+  setAccountState(state: AccountState): void;
   /** Order imports held because the ERP failed the last ones in a row. */
   setImportsHeld(held: boolean): void;
   /**
@@ -140,6 +147,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
   importsHeld.set(0);
+  const accountMismatch = new Gauge({
+    name: 'erp_sync_account_mismatch',
+    help: "1 while the API key answers as another company than the store's: every queue is paused, else 0",
+    registers: [registry],
+  });
+  accountMismatch.set(0);
+  const accountUnverified = new Gauge({
+    name: 'erp_sync_account_unverified',
+    help: "1 while the store's account cannot be verified (GET /account fails): jobs are held, else 0",
+    registers: [registry],
+  });
+  accountUnverified.set(0);
   let erpWatch: Gauge | undefined;
   function countItems(pipeline: string, counts: ItemCounts): void {
     for (const [outcome, field] of Object.entries(ITEM_OUTCOMES)) {
@@ -176,6 +195,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     recordFlowStuck(pipeline) {
       flowsStuck.inc({ pipeline });
+    },
+    setAccountState(state) {
+      accountMismatch.set(state === 'mismatch' ? 1 : 0);
+      accountUnverified.set(state === 'unverified' ? 1 : 0);
     },
     setImportsHeld(value) {
       importsHeld.set(value ? 1 : 0);

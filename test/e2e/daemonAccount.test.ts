@@ -8,7 +8,13 @@ import { runCli, STACK_TRACE } from '../support/cli.js';
 import { eventually, startDaemonProcess } from '../../dev/daemonProcess.js';
 import { startGateProxy, type GateProxy } from '../support/gateProxy.js';
 import { freePort } from '../../dev/redisServer.js';
-import { opsGet, startDaemonWorld, worldQueue, type DaemonWorld } from '../support/daemonWorld.js';
+import {
+  metricValue,
+  opsGet,
+  startDaemonWorld,
+  worldQueue,
+  type DaemonWorld,
+} from '../support/daemonWorld.js';
 
 // Invariant 12 in the daemon: the real CLI (`erp-sync start`), the real sandbox with its two
 // companies' keys, a private Redis.
@@ -52,6 +58,15 @@ async function secondaryOrderIds(w: DaemonWorld): Promise<number[]> {
 async function readyz(url: string): Promise<{ status: number; reasons: string[] }> {
   const { status: code, text } = await opsGet(url, '/readyz');
   return { status: code, reasons: (JSON.parse(text) as { reasons?: string[] }).reasons ?? [] };
+}
+
+/** The account gauges of /metrics, as Prometheus reads them. */
+async function accountGauges(url: string): Promise<{ mismatch: number | null; unverified: number | null }> {
+  const { text } = await opsGet(url, '/metrics');
+  return {
+    mismatch: metricValue(text, 'erp_sync_account_mismatch'),
+    unverified: metricValue(text, 'erp_sync_account_unverified'),
+  };
 }
 
 describe('the daemon and the store of one company', () => {
@@ -145,6 +160,7 @@ describe('the daemon and the store of one company', () => {
       const held = await readyz(daemon.url);
       expect(held.status).toBe(503);
       expect(held.reasons.join(' ')).toMatch(/the store's account is not verified: GET \/account .*failed/);
+      expect(await accountGauges(daemon.url)).toEqual({ mismatch: 0, unverified: 1 });
       await new Promise((resolve) => setTimeout(resolve, 3_000));
       expect((await outboxIds(world.erpDir)).ids).toEqual([]);
       expect((await status(world)).account).toBeNull();
@@ -152,6 +168,7 @@ describe('the daemon and the store of one company', () => {
       withBaseUrl(world.sandbox.url);
       daemon.kill('SIGHUP');
       await eventually('readiness green', async () => (await readyz(daemon.url)).status === 200, 20_000);
+      expect(await accountGauges(daemon.url)).toEqual({ mismatch: 0, unverified: 0 });
       await eventually(
         'the orders imported',
         async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
@@ -176,6 +193,7 @@ describe('the daemon and the store of one company', () => {
         'the orders imported',
         async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
       );
+      expect(await accountGauges(daemon.url)).toEqual({ mismatch: 0, unverified: 0 });
       // Behind the proxy, GET /account now names another company (a proxy routing elsewhere).
       proxy.rewrite(
         (method, path) => method === 'GET' && path === '/account',
@@ -186,6 +204,10 @@ describe('the daemon and the store of one company', () => {
       );
       await eventually('readiness red', async () => (await readyz(daemon.url)).status === 503, 20_000);
       expect((await readyz(daemon.url)).reasons.join(' ')).toContain('not to the account "Second Shop SRL"');
+      // What an operator's Prometheus sees (the ErpSyncAccountMismatch alert), no company named in it.
+      const { text: metrics } = await opsGet(daemon.url, '/metrics');
+      expect(await accountGauges(daemon.url)).toEqual({ mismatch: 1, unverified: 0 });
+      expect(metrics).not.toContain('Second Shop');
       const order = await createPlatformOrder(world.api, await sellableSku(world.api));
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       expect((await outboxIds(world.erpDir)).ids).not.toContain(order.id);
@@ -196,6 +218,7 @@ describe('the daemon and the store of one company', () => {
         async () => (await readyz(daemon.url)).status === 200,
         20_000,
       );
+      expect(await accountGauges(daemon.url)).toEqual({ mismatch: 0, unverified: 0 });
       await eventually('the order waiting meanwhile imported', async () =>
         (await outboxIds(world!.erpDir)).ids.includes(order.id),
       );

@@ -108,6 +108,8 @@ describe('dashboard and alert rules against the real /metrics output', () => {
     expect(expressions.map((e) => e.where)).toEqual([
       'rule ErpSyncPipelineStale',
       'rule ErpSyncPaused',
+      'rule ErpSyncAccountMismatch',
+      'rule ErpSyncAccountUnverified',
       'rule ErpSyncImportsHeld',
       'rule ErpSyncJobsFailing',
       'rule ErpSyncFlowStuck',
@@ -145,7 +147,7 @@ describe('dashboard and alert rules against the real /metrics output', () => {
 
   it('passes promtool check rules', () => {
     const { code, output } = promtool('check', 'rules', 'alerts.yml');
-    expect(output).toContain('SUCCESS: 12 rules found');
+    expect(output).toContain('SUCCESS: 14 rules found');
     expect(code).toBe(0);
   });
 
