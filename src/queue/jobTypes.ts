@@ -33,6 +33,8 @@ export interface ScanPayload extends RunPayload {
   };
   /** Set by the daemon that failed the flow for holding its pipeline too long (FlowStuckError's message). */
   stuck?: string;
+  /** A flow that left work undone: its summary, kept here since a failed job has no return value. */
+  outcome?: RunSummary;
 }
 
 /** One bulk request of a scan, with the owners of the pipeline lease it may send under. */

@@ -1,6 +1,6 @@
 import { Job, type Queue } from 'bullmq';
 import type { RunSummary } from '../sync/frame/types.js';
-import type { RunPayload, RunResult } from './jobTypes.js';
+import type { RunResult, ScanPayload } from './jobTypes.js';
 import type { RunProgress } from './runJob.js';
 
 export interface RunJobView {
@@ -18,14 +18,15 @@ export async function readRunJob(queue: Queue, id: string): Promise<RunJobView |
   // way round, a job that finished between the two reads showed "completed" without its summary.
   const state = await queue.getJobState(id);
   if (state === 'unknown') return null;
-  const job = await Job.fromId<RunPayload, RunResult | null | undefined>(queue, id);
+  const job = await Job.fromId<ScanPayload, RunResult | null | undefined>(queue, id);
   if (!job) return null;
   const progress = isRunProgress(job.progress) ? job.progress : null;
   return {
     id,
     state,
     progress,
-    summary: job.returnvalue ?? null,
+    // A flow that left items unconfirmed failed with its summary in its data.
+    summary: job.returnvalue ?? job.data.outcome ?? null,
     failedReason: job.failedReason ?? null,
   };
 }

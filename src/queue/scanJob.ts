@@ -17,9 +17,9 @@ import { sumFlow } from './sumFlow.js';
 /**
  * `stock-scan` / `prices-scan` on the runs queue, the parent of a BullMQ flow: reads the ERP,
  * diffs against the store and enqueues one push job per bulk request (children on the pushes
- * queue, carrying the scan's generation), then waits for them; it completes when every batch has,
- * sums their outcomes, releases the pipeline's lease and commits the ERP read when every batch
- * was confirmed.
+ * queue, carrying the scan's generation), then waits for them; once every batch has finished, it
+ * sums their outcomes, releases the pipeline's lease and completes, committing the ERP read, when
+ * every batch was confirmed, or fails (the summary in its data) when items were left unconfirmed.
  */
 export function defineScanJob(
   name: JobName,
@@ -97,7 +97,11 @@ export function defineScanJob(
   };
 }
 
-/** Every push job of the flow is done: sum them up, release the lease, commit the read if all went through. */
+/**
+ * Every push job of the flow is done: sum them up, release the lease, commit the read if all went
+ * through. A flow that left items unconfirmed (or was failed as stuck) fails the scan job for good,
+ * its summary kept in its data: the next scan resends them, so BullMQ must not retry this one.
+ */
 async function finishFlow(
   job: Job<ScanPayload>,
   runtime: JobRuntime,
@@ -110,18 +114,19 @@ async function finishFlow(
     await job.getIgnoredChildrenFailures(),
   );
   releaseFlow(runtime.ctx.store, pipeline, job.id!);
-  if (job.data.stuck !== undefined) {
-    // Failed by a daemon for holding the pipeline too long: its lease is gone, its read not committed.
+  // Failed by a daemon for holding the pipeline too long: its lease is gone, its read not committed.
+  if (job.data.stuck !== undefined)
     summary.error = { code: 'flow_stuck', kind: 'permanent', message: job.data.stuck };
-    runtime.recordRun(summary);
-    return handleFailure(failureOfSummary(summary)!, 'runs', runtime);
-  }
   // The adapter's own step and the receipt kept in the store: a delta adapter's next read starts here.
-  if (!summary.error && scan.receipt !== null)
+  else if (!summary.error && scan.receipt !== null)
     await commitErpRead(runtime.ctx, pipeline, asReadReceipt(scan.receipt));
   runtime.recordRun(summary);
   await job.updateProgress(progressValue(summary, true));
-  return summary;
+  const failure = failureOfSummary(summary);
+  if (!failure) return summary;
+  await job.updateData({ ...job.data, outcome: summary });
+  // Permanent whatever the cause: its batches ran; a pause or a retry would only sum them again.
+  return handleFailure({ ...failure, kind: 'permanent' }, 'runs', runtime);
 }
 
 function progressValue(

@@ -6,7 +6,9 @@ import type { PushResult } from './pushJob.js';
  * The run summary of a finished flow: the scan's own counts plus its push jobs' outcomes
  * (`children` and `failures` by job key, as BullMQ gives them). Batches an earlier attempt of the
  * scan job had finished (`scan.earlierBatches`) are not this scan's: counted apart as
- * `extra.earlierBatches`, never summed in. `error` is set when any item or batch went unconfirmed.
+ * `extra.earlierBatches`, never summed in. `error` is set when any item or batch went unconfirmed;
+ * the items of a batch whose job failed for good count in `failed` (what the scan put into batches
+ * less what the finished batches report), and the message names the pipeline, the items and the cause.
  */
 export function sumFlow(
   scan: NonNullable<ScanPayload['scan']>,
@@ -22,7 +24,9 @@ export function sumFlow(
   const failed = ours(failures);
   if (earlier.size > 0) summary.extra.earlierBatches = earlier.size;
   let firstError = summary.error;
+  let reported = 0;
   for (const result of ours(children)) {
+    reported += result.items;
     summary.applied += result.applied;
     summary.notFound += result.notFound;
     summary.rejected += result.rejected;
@@ -33,12 +37,13 @@ export function sumFlow(
   }
   if (failed.length) {
     summary.extra.failedBatches = failed.length;
+    summary.failed += Math.max(0, scan.summary.sent - reported);
     firstError ??= { code: 'api_server', kind: 'retryable', message: failed[0]! };
   }
   if (firstError)
     summary.error = {
       ...firstError,
-      message: `${failed.length} batch(es) and ${summary.failed} item(s) not confirmed, sent again next run: ${firstError.message}`,
+      message: `${summary.pipeline}: ${summary.failed} item(s) not confirmed (${failed.length} batch(es) failed), sent again next run: ${firstError.message}`,
     };
   return summary;
 }
