@@ -1,5 +1,4 @@
-import type { Queue } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { eventually } from '../../dev/daemonProcess.js';
 import {
@@ -7,18 +6,12 @@ import {
   olderAfterNewer,
   olderFromFirstNewer,
   platformStock,
-  startDaemonWorld,
-  worldQueue,
+  useDaemonWorlds,
   type DaemonWorld,
 } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
-const queues: Queue[] = [];
-afterEach(async () => {
-  await Promise.all(queues.splice(0).map((queue) => queue.close()));
-  await world?.close();
-  world = undefined;
-});
+const worlds = useDaemonWorlds();
 
 const SKUS = 40;
 const TTL_SECONDS = 2;
@@ -34,7 +27,7 @@ const isOlder = (quantity: number): boolean => quantity < 1000;
 
 describe('a flow whose batches outlast the lease TTL, and a competing run-once with newer values', () => {
   it('the competing run waits for the flow: no older value goes out after a newer one', async () => {
-    world = await startDaemonWorld({
+    world = await worlds.start({
       extraProducts: SKUS,
       recordBodies: true,
       faults: `latency=${SLOW_MS},only=PATCH /products/stock/bulk`,
@@ -42,9 +35,8 @@ describe('a flow whose batches outlast the lease TTL, and a competing run-once w
       schedules: { orders: 'off', stock: '0 0 1 1 *' },
       config: { sync: { batchSize: 5, concurrency: 1, lease: { ttlSeconds: TTL_SECONDS } } },
     });
-    const pushes = worldQueue(world, 'pushes');
-    const runs = worldQueue(world, 'runs');
-    queues.push(pushes, runs);
+    const pushes = worlds.queue(world, 'pushes');
+    const runs = worlds.queue(world, 'runs');
     world.writeStock(older);
     const daemon = await world.start();
     await eventually('the first batch sending', async () => (await pushes.getActiveCount()) >= 1, 30_000, 20);

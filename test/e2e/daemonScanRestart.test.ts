@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScanPayload } from '../../src/queue/jobTypes.js';
 import { eventually } from '../../dev/daemonProcess.js';
 import {
@@ -7,18 +7,12 @@ import {
   olderAfterNewer,
   olderFromFirstNewer,
   platformStock,
-  startDaemonWorld,
-  worldQueue,
+  useDaemonWorlds,
   type DaemonWorld,
 } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
-const queues: Queue[] = [];
-afterEach(async () => {
-  await Promise.all(queues.splice(0).map((queue) => queue.close()));
-  await world?.close();
-  world = undefined;
-});
+const worlds = useDaemonWorlds();
 
 const SKUS = 3000;
 const CONCURRENCY = 4;
@@ -31,9 +25,7 @@ const newer = rows((n) => 1000 + (n % 400));
 const isOlder = (quantity: number): boolean => quantity < 1000;
 
 function queue(name: string): Queue {
-  const opened = worldQueue(world!, name);
-  queues.push(opened);
-  return opened;
+  return worlds.queue(world!, name);
 }
 
 function bulkRequests(from = 0): { sku: string; quantity: number }[][] {
@@ -42,7 +34,7 @@ function bulkRequests(from = 0): { sku: string; quantity: number }[][] {
 
 describe('a scan killed while it reads, the ERP changed, the daemon restarted', () => {
   it('ends with the newest values: no batch of the first attempt goes out beside or after the new scan', async () => {
-    world = await startDaemonWorld({
+    world = await worlds.start({
       extraProducts: SKUS,
       recordBodies: true,
       // Slow bulk answers: most batches of the first attempt are still waiting when it dies.

@@ -1,22 +1,10 @@
-import type { Queue } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/sync/frame/types.js';
 import { runCli } from '../support/cli.js';
-import {
-  opsGet,
-  platformStock,
-  startDaemonWorld,
-  worldQueue,
-  type DaemonWorld,
-} from '../support/daemonWorld.js';
+import { opsGet, platformStock, useDaemonWorlds, type DaemonWorld } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
-const queues: Queue[] = [];
-afterEach(async () => {
-  await Promise.all(queues.splice(0).map((queue) => queue.close()));
-  await world?.close();
-  world = undefined;
-});
+const worlds = useDaemonWorlds();
 
 const SKUS = 12;
 const rows = Array.from({ length: SKUS }, (_, i) => ({
@@ -26,7 +14,7 @@ const rows = Array.from({ length: SKUS }, (_, i) => ({
 
 describe('a stock scan whose batches the platform refuses', () => {
   it('fails the scan job naming the pipeline, the items and the cause, counts it, and the next scan converges', async () => {
-    world = await startDaemonWorld({
+    world = await worlds.start({
       extraProducts: SKUS,
       // Every bulk stock request answers 500/503, unprocessed: no batch is ever confirmed.
       faults: 'error_rate=1,only=PATCH /products/stock/bulk',
@@ -37,8 +25,7 @@ describe('a stock scan whose batches the platform refuses', () => {
         queue: { attempts: 2, backoffSeconds: 0.1 },
       },
     });
-    const runs = worldQueue(world, 'runs');
-    queues.push(runs);
+    const runs = worlds.queue(world, 'runs');
     world.writeStock(rows);
     const daemon = await world.start();
 

@@ -1,23 +1,16 @@
-import type { Queue } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { eventually } from '../../dev/daemonProcess.js';
 import {
   bulkStockRequests,
   opsGet,
   platformStock,
-  startDaemonWorld,
-  worldQueue,
+  useDaemonWorlds,
   type DaemonWorld,
 } from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
-const queues: Queue[] = [];
-afterEach(async () => {
-  await Promise.all(queues.splice(0).map((queue) => queue.close()));
-  await world?.close();
-  world = undefined;
-});
+const worlds = useDaemonWorlds();
 
 const SKUS = 40;
 const FLOW_LIMIT_SECONDS = 4;
@@ -26,7 +19,7 @@ const rows = Array.from({ length: SKUS }, (_, i) => ({ sku: sku(i + 1), quantity
 
 describe('a flow whose child never finishes', () => {
   it('is failed past its limit, its lease released, and the next scan sends every item of it', async () => {
-    world = await startDaemonWorld({
+    world = await worlds.start({
       extraProducts: SKUS,
       recordBodies: true,
       // The platform applies the first bulk request and never answers it: that push job never ends.
@@ -38,9 +31,8 @@ describe('a flow whose child never finishes', () => {
         queue: { flowLimitSeconds: FLOW_LIMIT_SECONDS },
       },
     });
-    const pushes = worldQueue(world, 'pushes');
-    const runs = worldQueue(world, 'runs');
-    queues.push(pushes, runs);
+    const pushes = worlds.queue(world, 'pushes');
+    const runs = worlds.queue(world, 'runs');
     world.writeStock(rows);
     const daemon = await world.start();
     await eventually(

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { afterEach } from 'vitest';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,4 +166,32 @@ export function olderFromFirstNewer(
 /** A queue of the world's daemon (prefix e2e), closed by the caller. */
 export function worldQueue(world: DaemonWorld, name: string): Queue {
   return new Queue(name, { connection: { host: '127.0.0.1', port: world.redis.port }, prefix: 'e2e' });
+}
+
+export interface DaemonWorlds {
+  start(options?: WorldOptions): Promise<DaemonWorld>;
+  /** A queue of that world's daemon, closed with it. */
+  queue(world: DaemonWorld, name: string): Queue;
+}
+
+/** For a test file: the worlds and queues a test opens are closed after it, queues first. */
+export function useDaemonWorlds(): DaemonWorlds {
+  const worlds: DaemonWorld[] = [];
+  const queues: Queue[] = [];
+  afterEach(async () => {
+    await Promise.all(queues.splice(0).map((queue) => queue.close()));
+    await Promise.all(worlds.splice(0).map((world) => world.close()));
+  });
+  return {
+    async start(options) {
+      const world = await startDaemonWorld(options);
+      worlds.push(world);
+      return world;
+    },
+    queue(world, name) {
+      const queue = worldQueue(world, name);
+      queues.push(queue);
+      return queue;
+    },
+  };
 }
