@@ -172,10 +172,13 @@ backoff=$(setting ERP_SYNC_FATAL_BACKOFF "${ERP_SYNC_FATAL_BACKOFF:-}" 300) || h
 max_runs=$(setting ERP_SYNC_MAX_RUNS "${ERP_SYNC_MAX_RUNS:-}" 0) || halt 78 'the loop' 'invalid loop setting'
 
 stopping=0
+sleeper=''
 on_signal() {
   stopping=1
   # run-once stops on SIGTERM and SIGINT alike; TERM is also what Docker and systemd send.
   if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; fi
+  # Ends the pause between runs, also when the signal came before `wait` started on it.
+  if [ -n "$sleeper" ]; then kill "$sleeper" 2>/dev/null || true; fi
 }
 trap 'on_signal' TERM INT
 
@@ -235,7 +238,10 @@ while :; do
   if [ "$pause" -gt 0 ]; then
     sleep "$pause" &
     sleeper=$!
+    # A signal that arrived after the check above and before $sleeper was set has not ended it.
+    [ "$stopping" = 1 ] && kill "$sleeper" 2>/dev/null
     wait "$sleeper" # returns at once on SIGTERM/SIGINT (trap)
     kill "$sleeper" 2>/dev/null
+    sleeper=''
   fi
 done
