@@ -6,14 +6,8 @@ import { describeError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
 import { logAccountMoved } from '../sync/logAccountMoved.js';
-import { accountIdentity, settleStoreAccount } from '../sync/storeAccount.js';
+import { accountIdentity, settleStoreAccount, type AccountState } from '../sync/storeAccount.js';
 import { StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
-
-/**
- * What the last check found: the store's company answers (verified), the account could not be
- * read or not yet (unverified), or another company answers (mismatch). The last two hold every job.
- */
-export type AccountState = 'verified' | 'unverified' | 'mismatch';
 
 export interface AccountGateOptions {
   store: Store;

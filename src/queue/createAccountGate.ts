@@ -2,7 +2,8 @@ import type { Job, Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
 import type { SyncContext } from '../sync/frame/types.js';
-import { AccountGate, type AccountState } from './accountGate.js';
+import { AccountGate } from './accountGate.js';
+import type { AccountState } from '../sync/storeAccount.js';
 import type { QueueName } from './jobTypes.js';
 
 type Processor<J extends Job, R> = (job: J, token?: string, signal?: AbortSignal) => Promise<R>;

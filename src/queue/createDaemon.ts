@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
 import { chunks } from '../store/chunks.js';
 import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
-import type { AccountState } from './accountGate.js';
+import type { AccountState } from '../sync/storeAccount.js';
 import { createAccountGate } from './createAccountGate.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES, startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';

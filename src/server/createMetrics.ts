@@ -1,7 +1,7 @@
 import type { JobState } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResponseInfo } from '../api/transport.js';
-import type { AccountState } from '../queue/accountGate.js';
+import type { AccountState } from '../sync/storeAccount.js';
 import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import type { ItemCounts, RunSummary } from '../sync/frame/types.js';
 import { routeTemplate } from './routeTemplate.js';

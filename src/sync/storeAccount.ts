@@ -98,3 +98,9 @@ export function normaliseBaseUrl(value: string): string {
   url.search = '';
   return url.href.replace(/\/+$/, '');
 }
+
+/**
+ * What the last check found: the store's company answers (verified), the account could not be
+ * read or not yet (unverified), or another company answers (mismatch). The last two hold every job.
+ */
+export type AccountState = 'verified' | 'unverified' | 'mismatch';
