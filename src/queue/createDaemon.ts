@@ -120,7 +120,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
     logger: log,
     shutdown: shutdown.signal,
     runPipeline: options.runPipeline,
-    pause: (reason) => pause.pause(reason),
+    pause: (reason, code) => pause.pause(reason, code),
     rateLimit: async (queue, ms, reason = 'the platform asked us to slow down (429)') => {
       log.warn({ queue, waitMs: ms }, `${reason}: the queue waits`);
       await workers.get(queue)?.rateLimit(ms);

@@ -16,7 +16,7 @@ export async function handleFailure(
   runtime: JobRuntime,
 ): Promise<never> {
   if (failure.kind === 'fatal') {
-    await runtime.pause(failure.message);
+    await runtime.pause(failure.message, failure.code);
     // Back to wait without spending an attempt: it runs again once the key is accepted.
     throw Worker.RateLimitError();
   }

@@ -14,7 +14,7 @@ export interface JobRuntime {
   shutdown: AbortSignal;
   runPipeline(name: PipelineName, ctx: SyncContext, options: RunOptions): Promise<RunSummary>;
   /** A fatal failure (the key refused): pause every queue. */
-  pause(reason: string): Promise<void>;
+  pause(reason: string, code?: string): Promise<void>;
   /** The whole queue waits (BullMQ's worker.rateLimit): a 429 (the default reason), or a hold. */
   rateLimit(queue: QueueName, ms: number, reason?: string): Promise<void>;
   recordRun(summary: RunSummary): void;

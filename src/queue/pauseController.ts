@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 export interface PauseState {
   reason: string;
   since: string;
+  /** The failure's code: `erp_*` when the ERP refused erp-sync's login, else the platform's. */
+  code?: string;
 }
 
 export interface PauseControllerOptions {
@@ -12,7 +14,7 @@ export interface PauseControllerOptions {
   /** The producer connection: the pause reason is kept in Redis for `status` and other replicas. */
   redis: Redis;
   prefix: string;
-  /** The cheap request that says whether the key is accepted again (GET /account). */
+  /** The cheap request that says whether the key is accepted again (GET /account); not asked for an ERP's refusal. */
   probe: () => Promise<void>;
   probeMs: number;
   logger: Logger;
@@ -35,7 +37,9 @@ export async function readPauseState(redis: Redis, prefix: string): Promise<Paus
 /**
  * A fatal error (the key refused: 401/403) pauses every queue, in Redis, so every replica stops;
  * then one cheap probe every few minutes resumes the queues by itself once the key is accepted.
- * Never a retry storm: while paused, the only request is the probe.
+ * Never a retry storm: while paused, the only request is the probe. When the ERP refused the
+ * login (`erp_*`), the platform is not asked: the queues resume after the same wait and the next
+ * job tries the ERP's login again (one login every few minutes while it is refused).
  */
 export class PauseController {
   private state: PauseState | null = null;
@@ -58,15 +62,19 @@ export class PauseController {
     this.scheduleProbe(0);
   }
 
-  async pause(reason: string): Promise<void> {
+  async pause(reason: string, code?: string): Promise<void> {
     if (this.closed) return;
     const first = this.state === null;
     if (first) {
-      this.setState({ reason, since: new Date().toISOString() });
+      this.setState({ reason, since: new Date().toISOString(), ...(code ? { code } : {}) });
+      const every = Math.round(this.options.probeMs / 1000);
       this.options.logger.error(
-        { reason },
-        'the platform refused the API key: every queue is paused; fix api.apiKey (or CMS_API_KEY) or the account; ' +
-          `the daemon checks GET /account every ${Math.round(this.options.probeMs / 1000)} s and resumes by itself`,
+        { reason, ...(code ? { code } : {}) },
+        byErp(code)
+          ? `the ERP refused erp-sync's login (${code}): every queue is paused; fix the ERP user or its password ` +
+              `(TRYTON_PASSWORD, ERP_DB_PASSWORD) or its rights; the queues try again every ${every} s`
+          : 'the platform refused the API key: every queue is paused; fix api.apiKey (or CMS_API_KEY) or the account; ' +
+              `the daemon checks GET /account every ${every} s and resumes by itself`,
       );
     }
     await this.options.redis
@@ -94,7 +102,7 @@ export class PauseController {
     if (this.probing || this.closed || !this.state) return;
     this.probing = true;
     try {
-      await this.options.probe();
+      if (!byErp(this.state.code)) await this.options.probe();
       await this.resume();
     } catch (error) {
       this.options.logger.warn(
@@ -108,14 +116,23 @@ export class PauseController {
   }
 
   async resume(): Promise<void> {
+    const erp = byErp(this.state?.code);
     await this.options.redis.del(pauseKey(this.options.prefix));
     await Promise.all(this.options.queues.map((q) => q.resume()));
     this.setState(null);
-    this.options.logger.info('the platform accepts the API key again: queues resumed');
+    this.options.logger.info(
+      erp
+        ? "queues resumed: the next job tries the ERP's login again"
+        : 'the platform accepts the API key again: queues resumed',
+    );
   }
 
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
   }
+}
+
+function byErp(code: string | undefined): boolean {
+  return code?.startsWith('erp_') === true;
 }

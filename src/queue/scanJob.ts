@@ -82,7 +82,7 @@ export function defineScanJob(
         }
         // A refused key mid-scan: the batches already out finish behind the pause, like every job.
         if (summary.error?.kind === 'fatal')
-          await runtime.pause(`${summary.error.code}: ${summary.error.message}`);
+          await runtime.pause(`${summary.error.code}: ${summary.error.message}`, summary.error.code);
         const scanned: ScanPayload = {
           ...data,
           step: 'scanned',
