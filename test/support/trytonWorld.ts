@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/api/createApiClient.js';
 import { parseConfig, type Config } from '../../src/config.js';
 import { openErpAdapter } from '../../src/erp/createErpAdapter.js';
@@ -135,3 +136,24 @@ export async function startTrytonWorld(
 }
 
 export { TRYTON_SEED, startTryton };
+
+/**
+ * For a test file: one Tryton and one world on it, started before the file's tests (the world is
+ * handed to `use`) and stopped after them.
+ */
+export function useTrytonWorld(
+  use: (world: TrytonWorld) => void,
+  options: { seed?: 'demo' | 'empty' } = {},
+): void {
+  let tryton: TrytonServer | undefined;
+  let world: TrytonWorld | undefined;
+  beforeAll(async () => {
+    tryton = await startTryton();
+    world = await startTrytonWorld(tryton, options);
+    use(world);
+  }, 600_000);
+  afterAll(async () => {
+    await world?.close();
+    await tryton?.stop();
+  });
+}

@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importPlatformOrder } from '../../../../src/sync/orders/orderImport.js';
-import { TRYTON_SEED, type TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, type TrytonWorld } from '../../../support/trytonWorld.js';
+import { TRYTON_SEED } from '../../../support/trytonServer.js';
+import { type TrytonWorld, useTrytonWorld } from '../../../support/trytonWorld.js';
 
 /*
  * A new Tryton party gets the customer's address whatever shape the platform sends it in: our
  * own sandbox serves it under `customer.address` (street, city, postal_code, county, country).
  */
 
-let tryton: TrytonServer;
 let world: TrytonWorld;
-beforeAll(async () => {
-  tryton = await startTryton();
-  world = await startTrytonWorld(tryton, { seed: 'demo' });
-}, 600_000);
-afterAll(async () => {
-  await world?.close();
-  await tryton?.stop();
-});
+useTrytonWorld((started) => (world = started), { seed: 'demo' });
 
 interface Address {
   street: string | null;

@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CalendarDate, TrytonDecimal } from '../../../../src/erp/tryton/trytonValues.js';
 import { trytonConfigSchema } from '../../../../src/erp/tryton/trytonConfigSchema.js';
 import { runStock } from '../../../../src/sync/push/stock.js';
 import { runCli } from '../../../support/cli.js';
-import type { TrytonServer } from '../../../support/trytonServer.js';
-import {
-  startTryton,
-  startTrytonWorld,
-  TRYTON_SEED,
-  type TrytonWorld,
-} from '../../../support/trytonWorld.js';
+import { TRYTON_SEED, type TrytonWorld, useTrytonWorld } from '../../../support/trytonWorld.js';
 
 const RUN = { full: false, dryRun: false };
-let tryton: TrytonServer;
 let world: TrytonWorld;
 
-beforeAll(async () => {
-  tryton = await startTryton();
-  world = await startTrytonWorld(tryton);
-}, 600_000);
-afterAll(async () => {
-  await world?.close();
-  await tryton?.stop();
-});
+useTrytonWorld((started) => (world = started));
 
 const seedStock = (sku: string): number => {
   const index = TRYTON_SEED.skus.indexOf(sku);

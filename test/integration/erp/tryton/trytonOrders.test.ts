@@ -1,28 +1,19 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orderRepositoriesOf } from '../../../../src/store/createOrderRepositories.js';
 import { runFeedback } from '../../../../src/sync/orders/feedback.js';
 import { runOrders } from '../../../../src/sync/orders/orders.js';
 import { CLI_ENTRY } from '../../../support/cli.js';
 import { CalendarDate } from '../../../../src/erp/tryton/trytonValues.js';
-import type { TrytonServer } from '../../../support/trytonServer.js';
-import { startTryton, startTrytonWorld, type TrytonWorld } from '../../../support/trytonWorld.js';
+import { type TrytonWorld, useTrytonWorld } from '../../../support/trytonWorld.js';
 import { requireErpOrderPart } from '../../../../src/erp/erpOrderPart.js';
 
 const RUN = { full: false, dryRun: false };
-let tryton: TrytonServer;
 let world: TrytonWorld;
 
 // One Tryton and one platform for the file: sale references are platform order ids, which a new
 // sandbox would hand out again. Each test uses its own orders and customers.
-beforeAll(async () => {
-  tryton = await startTryton();
-  world = await startTrytonWorld(tryton);
-}, 600_000);
-afterAll(async () => {
-  await world?.close();
-  await tryton?.stop();
-});
+useTrytonWorld((started) => (world = started));
 
 interface Sale {
   id: number;

@@ -1,31 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErpAdapter } from '../../../../src/erp/ErpAdapter.js';
 import { explainSku } from '../../../../src/diagnostics/explainSku.js';
 import { runOrders } from '../../../../src/sync/orders/orders.js';
 import { createOrderReservations } from '../../../../src/sync/orders/reservations.js';
 import { runStock } from '../../../../src/sync/push/stock.js';
 import type { SyncContext } from '../../../../src/sync/frame/types.js';
-import type { TrytonServer } from '../../../support/trytonServer.js';
-import {
-  startTryton,
-  startTrytonWorld,
-  TRYTON_SEED,
-  type TrytonWorld,
-} from '../../../support/trytonWorld.js';
+import { TRYTON_SEED, type TrytonWorld, useTrytonWorld } from '../../../support/trytonWorld.js';
 
 const RUN = { full: false, dryRun: false };
 const FULL = { full: true, dryRun: false };
-let tryton: TrytonServer;
 let world: TrytonWorld;
 
-beforeAll(async () => {
-  tryton = await startTryton();
-  world = await startTrytonWorld(tryton);
-}, 600_000);
-afterAll(async () => {
-  await world?.close();
-  await tryton?.stop();
-});
+useTrytonWorld((started) => (world = started));
 
 /** The context with the oversell guard on (the world's configuration has it off). */
 function guarded(ctx: SyncContext): SyncContext {
