@@ -50,6 +50,11 @@ export interface Metrics {
   recordApiResponse(info: ResponseInfo): void;
   /** Job counts of one queue, by state, as returned by BullMQ's `getJobCounts()`. */
   setQueueJobs(queue: string, counts: Record<string, number>): void;
+  /**
+   * The global concurrency in Redis of one queue (the pushes queue's: `queue.bulkConcurrency`),
+   * shared by every replica; null: none, the gauge is absent for that queue.
+   */
+  setQueueConcurrency(queue: string, bound: number | null): void;
   setPaused(paused: boolean): void;
   /** A job attempt that failed (retried or not), by queue and error code. */
   recordJobFailure(queue: string, code: string): void;
@@ -153,6 +158,12 @@ function createMetricFamilies(labelled: boolean, now: () => number) {
     labelNames: names('queue', 'state'),
     registers: [registry],
   });
+  const queueConcurrency = new Gauge({
+    name: 'erp_sync_queue_global_concurrency',
+    help: 'Jobs of a BullMQ queue active at once across every replica (pushes: bulk requests in flight); jobs beyond it stay in erp_sync_queue_jobs{state="waiting"}',
+    labelNames: names('queue'),
+    registers: [registry],
+  });
   const paused = new Gauge({
     name: 'erp_sync_paused',
     help: '1 while the queues are paused by a fatal error (e.g. the API key was refused), else 0',
@@ -227,6 +238,10 @@ function createMetricFamilies(labelled: boolean, now: () => number) {
       },
       setQueueJobs(queue, counts) {
         for (const state of QUEUE_STATES) queueJobs.set(l({ queue, state }), counts[state] ?? 0);
+      },
+      setQueueConcurrency(queue, bound) {
+        if (bound === null) queueConcurrency.remove(l({ queue }));
+        else queueConcurrency.set(l({ queue }), bound);
       },
       setPaused(value) {
         paused.set(l(), value ? 1 : 0);
