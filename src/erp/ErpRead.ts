@@ -31,26 +31,19 @@ type StartRead<X> = (setReceipt: (receipt: ReadReceipt) => void) => AsyncIterabl
  * 1M rows). Its groups are of one row.
  */
 export function erpRead<T>(start: StartRead<ErpRow<T>>): ErpRead<T> {
-  let receipt: ReadReceipt | null = null;
-  const begin = () => {
-    receipt = null;
-    return start((value) => (receipt = value));
-  };
-  return {
-    get receipt() {
-      return receipt;
-    },
-    [Symbol.asyncIterator]() {
-      return begin()[Symbol.asyncIterator]();
-    },
-    async *groups() {
-      for await (const row of begin()) yield [row];
-    },
-  };
+  return readOf(start, (rows) => rows, oneByOne);
 }
 
 /** An ErpRead over a generator of groups of rows (see `groups`); row by row it is flattened. */
 export function erpReadGroups<T>(start: StartRead<ErpRow<T>[]>): ErpRead<T> {
+  return readOf(start, flattened, (groups) => groups);
+}
+
+function readOf<X, T>(
+  start: StartRead<X>,
+  rows: (source: AsyncIterable<X>) => AsyncIterable<ErpRow<T>>,
+  groups: (source: AsyncIterable<X>) => AsyncIterable<ErpRow<T>[]>,
+): ErpRead<T> {
   let receipt: ReadReceipt | null = null;
   const begin = () => {
     receipt = null;
@@ -60,9 +53,15 @@ export function erpReadGroups<T>(start: StartRead<ErpRow<T>[]>): ErpRead<T> {
     get receipt() {
       return receipt;
     },
-    async *[Symbol.asyncIterator]() {
-      for await (const group of begin()) yield* group;
-    },
-    groups: begin,
+    [Symbol.asyncIterator]: () => rows(begin())[Symbol.asyncIterator](),
+    groups: () => groups(begin()),
   };
+}
+
+async function* oneByOne<T>(rows: AsyncIterable<T>): AsyncIterable<T[]> {
+  for await (const row of rows) yield [row];
+}
+
+async function* flattened<T>(groups: AsyncIterable<T[]>): AsyncIterable<T> {
+  for await (const group of groups) yield* group;
 }
