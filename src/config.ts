@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES, PRODUCT_OWNABLE_FIELDS } from './domain/limits.js';
 import { daemonConfigShape } from './config/daemonConfigSchema.js';
+import { DEFAULT_STORE_PATH, storeConfigSchema } from './config/storeConfigSchema.js';
 import { erpConfigSchema, erpConfigSliceOf } from './erp/ErpConfig.js';
 import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
 
@@ -13,7 +14,7 @@ import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
  * the validated slice it needs.
  */
 
-export const DEFAULT_STORE_PATH = './data/erp-sync.db';
+export { DEFAULT_STORE_PATH };
 
 const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -148,9 +149,7 @@ const productsSchema = z
 export const configSchema = z.strictObject({
   api: apiSchema,
   erp: erpConfigSchema,
-  store: z
-    .strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) })
-    .default({ path: DEFAULT_STORE_PATH }),
+  store: storeConfigSchema,
   sync: syncSchema,
   orders: ordersSchema,
   products: productsSchema,
@@ -271,7 +270,7 @@ function resolvePaths(
 ): Record<string, unknown> {
   const out = structuredClone(raw);
   const store = isPlainObject(out.store) ? out.store : undefined;
-  if (out.store === undefined || (store && store.path === undefined)) {
+  if (out.store === undefined || (store && store.type !== 'postgres' && store.path === undefined)) {
     setPath(out, ['store', 'path'], DEFAULT_STORE_PATH);
   }
   const paths = [['store', 'path'], ...(slice?.paths ?? []).map((path) => ['erp', ...path])];
