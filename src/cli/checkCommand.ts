@@ -38,6 +38,8 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
     timeoutMs: Math.min(config.api.timeoutMs, 10_000),
     retries: 1,
     deadlineMs: 15_000,
+    // One request: a connection of its own, so check does not load undici's pool.
+    oneShot: true,
   });
   // The configuration refuses a URL with credentials, so the URL printed here holds none.
   const hint = /\/api\/v2\/?$/.test(new URL(config.api.baseUrl).pathname)
