@@ -50,6 +50,11 @@ export interface Metrics {
   recordApiResponse(info: ResponseInfo): void;
   /** Job counts of one queue, by state, as returned by BullMQ's `getJobCounts()`. */
   setQueueJobs(queue: string, counts: Record<string, number>): void;
+  /**
+   * The global concurrency in Redis of one queue (the pushes queue's: `queue.bulkConcurrency`),
+   * shared by every replica; null: none, the gauge is absent for that queue.
+   */
+  setQueueConcurrency(queue: string, bound: number | null): void;
   setPaused(paused: boolean): void;
   /** A job attempt that failed (retried or not), by queue and error code. */
   recordJobFailure(queue: string, code: string): void;
@@ -121,6 +126,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
   });
+  const queueConcurrency = new Gauge({
+    name: 'erp_sync_queue_global_concurrency',
+    help: 'Jobs of a BullMQ queue active at once across every replica (pushes: bulk requests in flight); jobs beyond it stay in erp_sync_queue_jobs{state="waiting"}',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+  });
   const paused = new Gauge({
     name: 'erp_sync_paused',
     help: '1 while the queues are paused by a fatal error (e.g. the API key was refused), else 0',
@@ -186,6 +197,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     setQueueJobs(queue, counts) {
       for (const state of QUEUE_STATES) queueJobs.set({ queue, state }, counts[state] ?? 0);
+    },
+    setQueueConcurrency(queue, bound) {
+      if (bound === null) queueConcurrency.remove({ queue });
+      else queueConcurrency.set({ queue }, bound);
     },
     setPaused(value) {
       paused.set(value ? 1 : 0);
