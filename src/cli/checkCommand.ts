@@ -11,6 +11,7 @@ import { createPlatformClient } from '../sync/createPlatformClient.js';
 import { accountIdentity, compareAccounts } from '../sync/storeAccount.js';
 import { describeAccount, StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
 import { EXIT_CONFIG, EXIT_FAILED, EXIT_OK, EXIT_OTHER_ACCOUNT } from './exitCodes.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 interface CheckLine {
   what: string;
@@ -24,10 +25,10 @@ interface CheckLine {
  * `erp-sync check`: is this deployment able to run? Configuration, the API key (GET /account),
  * the ERP adapter and the store, each on one line. Never prints the key.
  */
-export async function runChecks(configFile: string | undefined): Promise<CheckLine[]> {
+export async function runChecks(configFile: string | undefined, accountName?: string): Promise<CheckLine[]> {
   let config: Config;
   try {
-    config = loadConfig({ file: configFile });
+    config = loadConfig({ file: configFile, account: accountName });
   } catch (error) {
     return [{ what: 'configuration', ok: false, details: describeError(error), exitCode: EXIT_CONFIG }];
   }
@@ -38,6 +39,8 @@ export async function runChecks(configFile: string | undefined): Promise<CheckLi
     timeoutMs: Math.min(config.api.timeoutMs, 10_000),
     retries: 1,
     deadlineMs: 15_000,
+    // One request: a connection of its own, so check does not load undici's pool.
+    oneShot: true,
   });
   // The configuration refuses a URL with credentials, so the URL printed here holds none.
   const hint = /\/api\/v2\/?$/.test(new URL(config.api.baseUrl).pathname)
@@ -118,7 +121,10 @@ function checkStore(config: Config, account: ApiAccount | undefined): CheckLine 
 
 /** `erp-sync check`. */
 export async function checkCommand(flags: { json: boolean }, command: Command): Promise<void> {
-  const lines = await runChecks(command.optsWithGlobals<{ config?: string }>().config);
+  const lines = await runChecks(
+    command.optsWithGlobals<GlobalFlags>().config,
+    command.optsWithGlobals<GlobalFlags>().account,
+  );
   if (flags.json) process.stdout.write(`${JSON.stringify(lines, null, 2)}\n`);
   else
     for (const line of lines)

@@ -8,6 +8,7 @@ import { runOrders } from '../sync/orders/orders.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
 import { refuseOtherAccount } from './accountGuard.js';
 import { EXIT_USAGE } from './exitCodes.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 /** `erp-sync links --orders`: platform order id, ERP reference, state, times. */
 export function formatOrderLinks(store: Store, options: { json: boolean; limit: number }): string {
@@ -66,7 +67,10 @@ export async function ordersRetryCommand(ids: string[], _flags: unknown, command
     process.exitCode = EXIT_USAGE;
     return;
   }
-  const config = loadConfig({ file: command.optsWithGlobals<{ config?: string }>().config });
+  const config = loadConfig({
+    file: command.optsWithGlobals<GlobalFlags>().config,
+    account: command.optsWithGlobals<GlobalFlags>().account,
+  });
   const logger = createLogger({ level: config.log.level, pretty: Boolean(process.stderr.isTTY) });
   const ctx = await createSyncContext(config, logger);
   try {
@@ -99,7 +103,8 @@ export async function ordersRetryCommand(ids: string[], _flags: unknown, command
 /** Reading the store needs no API: placeholders keep a missing key from refusing the config. */
 export function storeConfigOf(command: Command): StoreConfig {
   const config = loadConfig({
-    file: command.optsWithGlobals<{ config?: string }>().config,
+    file: command.optsWithGlobals<GlobalFlags>().config,
+    account: command.optsWithGlobals<GlobalFlags>().account,
     overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-store-commands' } },
   });
   return config.store;

@@ -84,6 +84,12 @@ export const queueSchema = z
       .strictObject({ max: z.number().int().min(1), perSeconds: z.number().positive() })
       .nullable()
       .default(null),
+    /**
+     * Bulk requests in flight at once across every daemon on this Redis and prefix (BullMQ's global
+     * concurrency of the pushes queue: one push job is one bulk request); null (the default): the
+     * same as `sync.concurrency`, so N replicas send no more at once than one daemon does.
+     */
+    bulkConcurrency: z.number().int().min(1).max(256).nullable().default(null),
     /** Attempts of a job failing with a retryable error, with exponential backoff from backoffSeconds. */
     attempts: z.number().int().min(1).max(50).default(5),
     backoffSeconds: z.number().positive().default(2),
@@ -112,6 +118,7 @@ export const queueSchema = z
   })
   .default({
     rateLimit: null,
+    bulkConcurrency: null,
     attempts: 5,
     backoffSeconds: 2,
     probeSeconds: 180,

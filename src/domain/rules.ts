@@ -11,8 +11,9 @@ import type { PriceRecord, ProductRecord, StockRecord } from './records.js';
 
 export function skuReasons(sku: string | undefined | null, field = 'sku'): string[] {
   if (sku === undefined || sku === null || sku.trim() === '') return [`missing ${field}`];
-  // Checked on UTF-16 length first: a 50 MB value is not spread into an array to be counted.
-  const length = sku.length > LIMITS.skuMax * 2 ? sku.length : [...sku].length;
+  // Checked on UTF-16 length first: a 50 MB value is not spread into an array to be counted, and
+  // one no longer than the limit in UTF-16 units is within it in characters (most SKUs, not counted).
+  const length = sku.length <= LIMITS.skuMax || sku.length > LIMITS.skuMax * 2 ? sku.length : [...sku].length;
   if (length > LIMITS.skuMax) return [`${field} is longer than ${LIMITS.skuMax} characters (${length})`];
   if (hasUnprintable(sku)) return [`${field} holds control or invisible characters`];
   return [];

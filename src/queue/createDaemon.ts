@@ -6,6 +6,7 @@ import { chunks } from '../store/chunks.js';
 import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
 import type { AccountState } from '../sync/storeAccount.js';
 import { createAccountGate } from './createAccountGate.js';
+import { applyBulkConcurrency } from './applyBulkConcurrency.js';
 import { enqueueRun } from './enqueueRun.js';
 import { FLOW_PIPELINES, startFlowLeaseKeeper, type FlowLeaseKeeper } from './flowLeaseKeeper.js';
 import { flowLimitMs } from './flowLimit.js';
@@ -176,6 +177,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
         clearInterval(warn);
       }
       await pause.adopt();
+      await applyBulkConcurrency(pushes, config, log);
       for (const [queue, worker] of createWorkers({
         registry,
         runtime,

@@ -3,6 +3,7 @@ import { FaultGate } from './faults/faultGate.js';
 import { parseFaultSpec } from './faults/faultSpec.js';
 import { BODY_LIMIT, buildApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
+import { InFlightMeter } from './inFlightMeter.js';
 import { RequestLog, type RequestLogEntry, type RequestLogListener } from './requestLog.js';
 import { DEMO_KEYS, type DemoKeys } from './seed/demoKeys.js';
 import { addBulkProducts, seedDatabase } from './seed/seedDatabase.js';
@@ -37,6 +38,11 @@ export interface Sandbox {
     clear(): void;
     onEntry(listener: RequestLogListener): () => void;
   };
+  /**
+   * Requests in flight per route, e.g. `PATCH /api/v2/products/stock/bulk`: now, and the most at
+   * once since the start or `resetPeak` (what many clients together asked of the platform at once).
+   */
+  inFlight: Pick<InFlightMeter, 'now' | 'peak' | 'resetPeak'>;
   setFaults(spec: string | null): void;
   /** Revokes (or restores) an API key at runtime, as an account owner would in the platform's UI. */
   setKeyRevoked(key: string, revoked: boolean): void;
@@ -61,11 +67,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
   const auth = new Authenticator(db);
   const log = new RequestLog(options.logRequests);
+  const inFlight = new InFlightMeter();
   const gate = new FaultGate(
     auth,
     log,
     options.recordBodies ?? false,
     options.faultSeed ?? Date.now() % 2 ** 31,
+    inFlight,
   );
   gate.setFaults(options.faults ?? null);
   const app = buildApp({
@@ -98,6 +106,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       entries: () => log.entries(),
       clear: () => log.clear(),
       onEntry: (listener) => log.onEntry(listener),
+    },
+    inFlight: {
+      now: (route) => inFlight.now(route),
+      peak: (route) => inFlight.peak(route),
+      resetPeak: (route) => inFlight.resetPeak(route),
     },
     setFaults: (spec) => gate.setFaults(spec),
     setKeyRevoked: (key, revoked) => {

@@ -198,13 +198,14 @@ async function refreshQueueCounts(queues: Queue[], metrics: Metrics, log: Logger
     queues.map(async (queue) => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        const counts = await Promise.race([
-          queue.getJobCounts(...QUEUE_STATES),
+        const [counts, bound] = await Promise.race([
+          Promise.all([queue.getJobCounts(...QUEUE_STATES), queue.getGlobalConcurrency()]),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error('timed out')), QUEUE_COUNT_TIMEOUT_MS);
           }),
         ]);
         metrics.setQueueJobs(queue.name, counts);
+        metrics.setQueueConcurrency(queue.name, bound);
       } catch (error) {
         log.debug(
           { queue: queue.name, err: error },

@@ -14,7 +14,7 @@ import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../Er
 import type { ErpCapabilities } from '../ErpCapabilities.js';
 import type { ErpOrderLocation } from '../ErpOrderLocation.js';
 import type { ErpChange, ErpWatch } from '../ErpWatch.js';
-import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
+import { asReadReceipt, erpReadGroups, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { archiveFile } from './archiveFile.js';
 import { asAccessError, isMissing } from './asAccessError.js';
@@ -79,7 +79,7 @@ export class FileErpAdapter implements ErpAdapter {
   }
 
   #rows<T>(kind: RecordKind): ErpRead<T> {
-    return erpRead<T>((setReceipt) =>
+    return erpReadGroups<T>((setReceipt) =>
       toErpRows<T>(kind, () => this.#open(kind, setReceipt), {
         decimalComma: this.config.decimalComma,
         columns: this.config.columns,

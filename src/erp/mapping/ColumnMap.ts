@@ -55,6 +55,43 @@ export class ColumnMap {
   }
 }
 
+/**
+ * The same picking for rows by position (a CSV file's cells): the columns are mapped once, then
+ * `of(cells)` views one row without building anything per row. The view is the same object for
+ * every row: read it before asking for the next.
+ */
+export class CellPicker {
+  /** Canonical field -> the positions of its columns, in header order. */
+  readonly #at = new Map<string, number[]>();
+  #cells: readonly string[] = [];
+
+  constructor(columns: ColumnMap, header: readonly string[]) {
+    header.forEach((name, index) => {
+      const field = name === '' ? undefined : columns.field(name);
+      if (field === undefined) return;
+      const positions = this.#at.get(field);
+      if (positions) positions.push(index);
+      else this.#at.set(field, [index]);
+    });
+  }
+
+  of(cells: readonly string[]): this {
+    this.#cells = cells;
+    return this;
+  }
+
+  /** As `pick(...).get(field)`: the first non-empty value, null when every column of it is empty. */
+  get(field: string): unknown {
+    const positions = this.#at.get(field);
+    if (positions === undefined) return undefined;
+    for (const index of positions) {
+      const value = this.#cells[index] ?? '';
+      if (!isEmpty(value)) return value;
+    }
+    return null;
+  }
+}
+
 function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }

@@ -1,7 +1,7 @@
 import { describeSource, itemKeyString, type ErpRow, type RecordSource } from '../../domain/records.js';
-import { ColumnMap } from './ColumnMap.js';
+import { CellPicker, ColumnMap } from './ColumnMap.js';
 import type { RecordKind } from './fields.js';
-import { MAPPERS, readText, type MapContext, type RecordMapper } from './recordMappers.js';
+import { MAPPERS, readText, type MapContext, type Picked, type RecordMapper } from './recordMappers.js';
 
 export interface ErpRowMapperOptions extends MapContext {
   /** Extra column aliases per canonical field (e.g. the file adapter's `erp.columns`). */
@@ -21,6 +21,7 @@ export class ErpRowMapper<T> {
   private readonly options: ErpRowMapperOptions;
   /** Where each key was first seen: its line (kept small: a million rows may pass). */
   private readonly first = new Map<string, number | string>();
+  #picker: { columns: readonly string[]; picker: CellPicker } | undefined;
 
   constructor(kind: RecordKind, options: ErpRowMapperOptions) {
     this.variants = kind !== 'products';
@@ -29,8 +30,19 @@ export class ErpRowMapper<T> {
     this.options = options;
   }
 
+  /** A raw row (column name -> value) to a record or a reject. */
   map(fields: Record<string, unknown>, source: RecordSource): ErpRow<T> {
-    const values = this.columns.pick(fields);
+    return this.#mapPicked(this.columns.pick(fields), source);
+  }
+
+  /** A row by position (`cells` under the file's `columns`); the columns are mapped once per file. */
+  mapCells(cells: readonly string[], columns: readonly string[], source: RecordSource): ErpRow<T> {
+    if (this.#picker?.columns !== columns)
+      this.#picker = { columns, picker: new CellPicker(this.columns, columns) };
+    return this.#mapPicked(this.#picker.picker.of(cells), source);
+  }
+
+  #mapPicked(values: Picked, source: RecordSource): ErpRow<T> {
     const sku = readText(values, 'sku');
     if (sku === undefined) return { ok: false, key: describeSource(source), reason: 'missing sku', source };
     const variantSku = this.variants ? readText(values, 'variant_sku') : undefined;
@@ -40,11 +52,20 @@ export class ErpRowMapper<T> {
       const first = typeof seenAt === 'number' ? `line ${seenAt}` : seenAt;
       return { ok: false, key, reason: `duplicate of ${first} (the first occurrence is used)`, source };
     }
-    this.first.set(key, source.line ?? describeSource(source));
+    this.first.set(key.length < 13 ? key : ownCopy(key), source.line ?? describeSource(source));
     const mapped = this.mapper(values, sku, variantSku, this.options);
     if ('record' in mapped) return { ok: true, record: mapped.record, source };
     return { ok: false, key, reason: mapped.reasons.join('; '), source };
   }
+}
+
+/**
+ * A key kept for the whole read, copied out of the text it was cut from: V8 keeps a substring of
+ * 13 characters or more as a view of its parent (a whole chunk of the file), and a million keys
+ * would keep the whole file. Prefixing and cutting again flattens the key into a string of its own.
+ */
+function ownCopy(key: string): string {
+  return ` ${key}`.slice(1);
 }
 
 /** A row the source could not even give as columns (broken quoting, malformed file). */

@@ -9,8 +9,10 @@ import {
 } from '../../domain/rules.js';
 import { parseBoolean, parseNumber } from './numbers.js';
 
-/** Canonical field -> raw value of one row (see ColumnMap.pick); null: present but empty. */
-export type Picked = Map<string, unknown>;
+/** Canonical field -> raw value of one row (see ColumnMap.pick, CellPicker); null: present but empty. */
+export interface Picked {
+  get(field: string): unknown;
+}
 
 /** A record, or the reasons the row cannot become one. */
 export type Mapped<T> = { record: T } | { reasons: string[] };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../http/auth.js';
+import { InFlightMeter } from '../inFlightMeter.js';
 import type { FaultKind, RequestLog } from '../requestLog.js';
 import { faultApplies, NO_FAULTS, parseFaultSpec, type FaultSpec } from './faultSpec.js';
 import { seededRandom } from './random.js';
@@ -13,8 +14,8 @@ const BASE = '/api/v2';
 export const recordedBodies = new WeakMap<IncomingMessage, unknown>();
 
 /**
- * Sits between Node's HTTP server and the Fastify handler: writes the request log and injects the
- * configured faults. Error and 429 faults answer without processing; drop and stall faults let the
+ * Sits between Node's HTTP server and the Fastify handler: writes the request log, counts the
+ * requests in flight per route and injects the configured faults. Error and 429 faults answer without processing; drop and stall faults let the
  * request be processed and committed, then destroy the socket or never answer.
  */
 export class FaultGate {
@@ -27,6 +28,7 @@ export class FaultGate {
     private readonly log: RequestLog,
     private readonly recordBodies: boolean,
     private readonly seed: number,
+    private readonly inFlight: InFlightMeter = new InFlightMeter(),
   ) {
     this.random = seededRandom(seed);
   }
@@ -44,7 +46,9 @@ export class FaultGate {
     const method = (req.method ?? 'GET').toUpperCase();
     let fault: FaultKind | null = null;
     let logged = false;
+    const leave = this.inFlight.enter(`${method} ${url.pathname}`);
     const finish = (status: number | null): void => {
+      leave();
       if (logged) return;
       logged = true;
       const entry = {

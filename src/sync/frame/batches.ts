@@ -1,14 +1,41 @@
-/** Groups a stream into arrays of at most `size` items, holding one group in memory at a time. */
-export async function* batches<T>(source: AsyncIterable<T> | Iterable<T>, size: number): AsyncGenerator<T[]> {
+/** A stream that can hand its items on in groups of its own size (an ErpRead). */
+export interface Grouped<T> {
+  groups(): AsyncIterable<T[]>;
+}
+
+/**
+ * Groups a stream into arrays of at most `size` items, holding one group in memory at a time.
+ * A source with `groups` is read group by group (one async step per group, not per item).
+ */
+export async function* batches<T>(
+  source: AsyncIterable<T> | Iterable<T> | (AsyncIterable<T> & Grouped<T>),
+  size: number,
+): AsyncGenerator<T[]> {
   if (!Number.isInteger(size) || size < 1)
     throw new RangeError(`batch size must be a positive integer, got ${size}`);
   let group: T[] = [];
-  for await (const item of source) {
-    group.push(item);
-    if (group.length >= size) {
-      yield group;
-      group = [];
+  if (isGrouped(source)) {
+    for await (const part of source.groups()) {
+      for (const item of part) {
+        group.push(item);
+        if (group.length >= size) {
+          yield group;
+          group = [];
+        }
+      }
+    }
+  } else {
+    for await (const item of source) {
+      group.push(item);
+      if (group.length >= size) {
+        yield group;
+        group = [];
+      }
     }
   }
   if (group.length > 0) yield group;
+}
+
+function isGrouped<T>(source: object): source is Grouped<T> {
+  return typeof (source as Partial<Grouped<T>>).groups === 'function';
 }

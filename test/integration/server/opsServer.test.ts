@@ -147,6 +147,7 @@ describe('ops server', () => {
       durationMs: 12,
       attempt: 1,
     });
+    await stock.setGlobalConcurrency(3);
     const server = await start({ metrics, queues: [stock, orders] });
     const response = await fetch(`${server.url}/metrics`);
     expect(response.status).toBe(200);
@@ -167,9 +168,12 @@ describe('ops server', () => {
       'erp_sync_queue_jobs{queue="orders",state="delayed"} 1',
       'erp_sync_queue_jobs{queue="orders",state="waiting"} 0',
       'erp_sync_paused 1',
+      'erp_sync_queue_global_concurrency{queue="stock"} 3',
     ]) {
       expect(text).toContain(line);
     }
+    // A queue without a global concurrency has no such line.
+    expect(text).not.toContain('erp_sync_queue_global_concurrency{queue="orders"}');
     expect(text).toMatch(/^erp_sync_last_success_timestamp_seconds\{pipeline="stock"\} \d+(\.\d+)?$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);

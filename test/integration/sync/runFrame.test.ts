@@ -18,11 +18,15 @@ afterEach(async () => {
 
 /** The context with an ERP whose reads throw a plain TypeError: a bug, not one of our errors. */
 function brokenErp(ctx: SyncContext): SyncContext {
-  const boom = (): ErpRead<never> & AsyncIterable<never> => ({
-    receipt: null,
+  const failing = <T>(): AsyncIterable<T> => ({
     [Symbol.asyncIterator]: () => ({
       next: () => Promise.reject(new TypeError('boom: a bug in the adapter')),
     }),
+  });
+  const boom = (): ErpRead<never> & AsyncIterable<never> => ({
+    receipt: null,
+    ...failing<never>(),
+    groups: failing,
   });
   const erp: ErpAdapter = { ...ctx.erp, stock: boom, prices: boom, orderEvents: boom, outgoingOrders: boom };
   return { ...ctx, erp };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ColumnMap } from '../../../../src/erp/mapping/ColumnMap.js';
+import { CellPicker, ColumnMap } from '../../../../src/erp/mapping/ColumnMap.js';
 import { normaliseHeader } from '../../../../src/erp/mapping/fields.js';
 import { parseBoolean, parseNumber } from '../../../../src/erp/mapping/numbers.js';
 import { detectDelimiter } from '../../../../src/erp/file/readers/csvRows.js';
@@ -60,6 +60,24 @@ describe('column mapping', () => {
     expect(map.field('ARTICOL')).toBe('sku');
     const picked = map.pick({ Articol: 'A', qty: '', 'Disponibil Magazin': '4', stock: '9' });
     expect(Object.fromEntries(picked)).toEqual({ sku: 'A', quantity: '4' });
+  });
+
+  it('maps rows by position as it maps them by name: columns once per file, each row viewed', () => {
+    const map = new ColumnMap('stock', { quantity: ['Disponibil Magazin'], sku: ['Articol'] });
+    const header = ['Articol', 'qty', 'Disponibil Magazin', 'stock', 'warehouse', ''];
+    const picker = new CellPicker(map, header);
+    for (const cells of [
+      ['A', '', '4', '9', 'W1', 'x'],
+      ['B', ' ', '', ''],
+      ['', '7'],
+    ]) {
+      const byName = map.pick(Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ''])));
+      const view = picker.of(cells);
+      for (const field of ['sku', 'quantity', 'variant_sku'])
+        expect(view.get(field), `${cells.join('|')}: ${field}`).toEqual(byName.get(field));
+    }
+    expect(picker.of(['B', ' ', '', '']).get('quantity')).toBeNull();
+    expect(picker.of(['B']).get('variant_sku')).toBeUndefined();
   });
 });
 

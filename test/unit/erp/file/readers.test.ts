@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { csvRows } from '../../../../src/erp/file/readers/csvRows.js';
 import { jsonRows } from '../../../../src/erp/file/readers/jsonRows.js';
 import { ndjsonRows } from '../../../../src/erp/file/readers/ndjsonRows.js';
-import type { RawBatches, RawItem } from '../../../../src/erp/file/readers/RawItem.js';
+import type { RawBatches, RawError, RawItem, RawRow } from '../../../../src/erp/file/readers/RawItem.js';
 import { xmlRows } from '../../../../src/erp/file/readers/xmlRows.js';
 
 /** A stream factory that hands the text over in chunks of `size` bytes (cutting through anything). */
@@ -20,6 +20,18 @@ async function all(batches: RawBatches): Promise<RawItem[]> {
   const out: RawItem[] = [];
   for await (const batch of batches) out.push(...batch);
   return out;
+}
+
+/** CSV rows by position as header -> value, the way the other readers give them. */
+function named(items: RawItem[]): (RawRow | RawError)[] {
+  return items.map((item) => {
+    if (!('cells' in item)) return item;
+    const fields: Record<string, unknown> = {};
+    item.columns.forEach((name, i) => {
+      if (name !== '') fields[name] = item.cells[i] ?? '';
+    });
+    return { fields, line: item.line };
+  });
 }
 
 const JSON_ARRAY =
@@ -114,7 +126,7 @@ describe('XML reader', () => {
 describe('CSV reader', () => {
   it('reads quoted cells, multi-line values and short rows, with a BOM', async () => {
     const csv = '\uFEFFsku;quantity;note\n"A;1";5;"two\nlines"\nB;3\n\n;;\nC;4;x\n';
-    const rows = await all(csvRows(chunked(csv, 3), { delimiter: ';' }));
+    const rows = named(await all(csvRows(chunked(csv, 3), { delimiter: ';' })));
     expect(rows.map((r) => ('fields' in r ? r.fields : r))).toEqual([
       { sku: 'A;1', quantity: '5', note: 'two\nlines' },
       { sku: 'B', quantity: '3', note: '' },
@@ -124,7 +136,7 @@ describe('CSV reader', () => {
   });
 
   it('ends with one reject naming the line of an unclosed quote', async () => {
-    const rows = await all(csvRows(chunked('sku,quantity\nA,1\n"B,2\nC,3\n', 4), { delimiter: ',' }));
+    const rows = named(await all(csvRows(chunked('sku,quantity\nA,1\n"B,2\nC,3\n', 4), { delimiter: ',' })));
     expect(rows).toEqual([
       { fields: { sku: 'A', quantity: '1' }, line: 2 },
       {
@@ -139,11 +151,42 @@ describe('CSV reader', () => {
   it('skips a record with a stray quote and goes on, whatever the chunk size', async () => {
     const csv = 'sku,quantity\nA,1\nDEMO-0003 12" pipe,8\n"X"y,1\nB,2\n';
     for (const size of [1, 3, 1024]) {
-      const rows = await all(csvRows(chunked(csv, size), { delimiter: ',' }));
+      const rows = named(await all(csvRows(chunked(csv, size), { delimiter: ',' })));
       expect(
         rows.map((r) => ('fields' in r ? `${String(r.fields.sku)}@${r.line}` : `reject@${r.line}`)),
         `chunk ${size}`,
       ).toEqual(['A@2', 'reject@3', 'reject@4']);
+    }
+  });
+
+  it('gives the same rows and lines whatever the chunk size, quote-free lines split by hand, the rest parsed', async () => {
+    // CRLF, a lone CR, a blank line, spaces to trim, Unicode cut anywhere by small chunks, a
+    // quote halfway (the parser reads from its chunk on) and a last line without a line end.
+    const csv = '\uFEFFsku, quantity\r\nȘA-1 , 1\r\nB,2\rC,3\n\n D ,4,extra\n"E,1",5\r\nF,6\nG,x\nH';
+    const expected = [
+      { fields: { sku: 'ȘA-1', quantity: '1' }, line: 2 },
+      { fields: { sku: 'B', quantity: '2' }, line: 3 },
+      { fields: { sku: 'C', quantity: '3' }, line: 4 },
+      { fields: { sku: 'D', quantity: '4' }, line: 6 },
+      { fields: { sku: 'E,1', quantity: '5' }, line: 7 },
+      { fields: { sku: 'F', quantity: '6' }, line: 8 },
+      { fields: { sku: 'G', quantity: 'x' }, line: 9 },
+      { fields: { sku: 'H', quantity: '' }, line: 10 },
+    ];
+    for (const size of [1, 2, 3, 5, 8, 13, 1024]) {
+      const rows = named(await all(csvRows(chunked(csv, size), { delimiter: ',' })));
+      expect(rows, `chunk ${size}`).toEqual(expected);
+    }
+    const plain = named(await all(csvRows(chunked(csv.replace('"E,1"', 'E'), 4), { delimiter: ',' })));
+    expect(plain.map((r) => r.line)).toEqual([2, 3, 4, 6, 7, 8, 9, 10]);
+  });
+
+  it('reports a header that is data as one fatal item, quote-free or not', async () => {
+    for (const csv of ['A-1,5\nB,2\n', '"A-1",5\nB,2\n']) {
+      const rows = await all(csvRows(chunked(csv, 1024), { delimiter: ',' }));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ line: 1, fatal: true });
+      expect((rows[0] as RawError).error).toMatch(/^the file has no header line/);
     }
   });
 });
