@@ -4,7 +4,18 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { z } from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES, PRODUCT_OWNABLE_FIELDS } from './domain/limits.js';
+import {
+  accountEntrySchema,
+  accountEnvName,
+  accountPrefix,
+  accountStorePath,
+  accountStoreSchema,
+  DEFAULT_ACCOUNT,
+  SINGLE_ACCOUNT_ENV,
+  type AccountEntry,
+} from './config/accountEntrySchema.js';
 import { daemonConfigShape } from './config/daemonConfigSchema.js';
+import { DEFAULT_STORE_PATH, storeConfigSchema } from './config/storeConfigSchema.js';
 import { erpConfigSchema, erpConfigSliceOf } from './erp/ErpConfig.js';
 import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
 
@@ -13,7 +24,8 @@ import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
  * the validated slice it needs.
  */
 
-export const DEFAULT_STORE_PATH = './data/erp-sync.db';
+export { DEFAULT_ACCOUNT } from './config/accountEntrySchema.js';
+export { DEFAULT_STORE_PATH };
 
 const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -148,9 +160,7 @@ const productsSchema = z
 export const configSchema = z.strictObject({
   api: apiSchema,
   erp: erpConfigSchema,
-  store: z
-    .strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) })
-    .default({ path: DEFAULT_STORE_PATH }),
+  store: storeConfigSchema,
   sync: syncSchema,
   orders: ordersSchema,
   products: productsSchema,
@@ -173,6 +183,16 @@ export type ApiConfig = Config['api'];
 export type SyncConfig = Config['sync'];
 export type OrdersConfig = Config['orders'];
 export type ProductsConfig = Config['products'];
+
+/** `--account` names no account of the configuration, or none is named where several exist. */
+export class AccountChoiceError extends ErpSyncError {
+  constructor(
+    message: string,
+    readonly accounts: readonly string[],
+  ) {
+    super('account_unknown', message, { accounts });
+  }
+}
 
 export class ConfigError extends ErpSyncError {
   constructor(
@@ -222,10 +242,64 @@ function envKeysOf(slice: ErpConfigSlice | undefined): EnvKey[] {
   return [...ENV_KEYS, ...erp];
 }
 
-export function loadConfig(options: LoadConfigOptions = {}): Config {
+/** One platform account of the configuration, validated as a whole configuration of its own. */
+export interface AccountConfig {
+  readonly name: string;
+  readonly config: Config;
+}
+
+/** What one configuration file runs: one account, or the accounts its `accounts:` list names. */
+export interface Deployment {
+  /**
+   * The file has an `accounts:` list: each account has its own BullMQ prefix, store and metric
+   * label. False: the one implicit account `default`, with the prefix, store and metrics of a
+   * configuration written before accounts existed.
+   */
+  readonly multi: boolean;
+  /** In the file's order; with `account` in the options, that one only. */
+  readonly accounts: readonly AccountConfig[];
+  /** Every account the file names (also those not loaded). */
+  readonly names: readonly string[];
+}
+
+export interface LoadDeploymentOptions extends LoadConfigOptions {
+  /** Load this account only (the CLI's --account): another account's missing key does not matter. */
+  account?: string | undefined;
+}
+
+/** The account a command runs for: the one named, or the only one; several and none named is an error naming them. */
+export function loadConfig(options: LoadDeploymentOptions = {}): Config {
+  const deployment = loadDeployment(options);
+  if (deployment.accounts.length > 1) {
+    throw new AccountChoiceError(
+      `the configuration names several accounts (${deployment.names.join(', ')}): choose one with --account NAME`,
+      deployment.names,
+    );
+  }
+  return deployment.accounts[0]!.config;
+}
+
+export function loadDeployment(options: LoadDeploymentOptions = {}): Deployment {
   const env = options.env ?? process.env;
   const file = options.file ?? env.ERP_SYNC_CONFIG;
   const fromFile = file ? readYamlFile(file) : {};
+  if (fromFile.accounts !== undefined) return loadAccounts(fromFile, file, env, options);
+  if (options.account !== undefined && options.account !== DEFAULT_ACCOUNT) {
+    throw new AccountChoiceError(
+      `no account "${options.account}": the configuration has no accounts list, its one account is "${DEFAULT_ACCOUNT}"`,
+      [DEFAULT_ACCOUNT],
+    );
+  }
+  const config = loadSingleAccount(fromFile, file, env, options.overrides);
+  return { multi: false, accounts: [{ name: DEFAULT_ACCOUNT, config }], names: [DEFAULT_ACCOUNT] };
+}
+
+function loadSingleAccount(
+  fromFile: Record<string, unknown>,
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+  overrides: Record<string, unknown> | undefined,
+): Config {
   const slice = chosenSlice(fromFile);
   const raw: Record<string, unknown> = file ? resolvePaths(fromFile, dirname(resolve(file)), slice) : {};
   refuseSecretsInFile(raw, slice, file);
@@ -235,8 +309,168 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   const keyFile = env.CMS_API_KEY_FILE;
   if (keyFile) setPath(raw, ['api', 'apiKey'], readApiKeyFile(keyFile, env.CMS_API_KEY));
-  const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
+  const merged = overrides ? deepMerge(raw, overrides) : raw;
   return parseConfig(merged, file);
+}
+
+/**
+ * `accounts:`: each entry deep-merged over the file's top level (the shared defaults), its key
+ * from the variable or file it names, its paths resolved, then validated as a configuration of
+ * its own, every problem naming the account. Two accounts may not share a store or a prefix.
+ */
+function loadAccounts(
+  fromFile: Record<string, unknown>,
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+  options: LoadDeploymentOptions,
+): Deployment {
+  const where = file ? ` in ${file}` : '';
+  const fail = (issues: string[]): never => {
+    throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
+  };
+  const { accounts: list, ...shared } = fromFile;
+  const issues = SINGLE_ACCOUNT_ENV.filter((name) => env[name]).map(
+    (name) =>
+      `accounts: ${name} is set, but the configuration lists accounts: name each account's key with api.apiKeyEnv or api.apiKeyFile, its URL and store in its entry`,
+  );
+  if (!Array.isArray(list) || list.length === 0) issues.push('accounts: a list of at least one account');
+  if (issues.length) fail(issues);
+  const entries: AccountEntry[] = [];
+  (list as unknown[]).forEach((item, index) => {
+    const parsed = accountEntrySchema.safeParse(item);
+    const label = isPlainObject(item) && typeof item.name === 'string' ? item.name : `#${index + 1}`;
+    if (parsed.success) entries.push(parsed.data);
+    else issues.push(...zodIssues(parsed.error.issues).map((issue) => `account ${label}: ${issue}`));
+  });
+  const names = entries.map((entry) => entry.name);
+  for (const name of new Set(names.filter((name, i) => names.indexOf(name) !== i)))
+    issues.push(`account ${name}: two accounts have this name`);
+  if (issues.length) fail(issues);
+  if (options.account !== undefined && !names.includes(options.account)) {
+    throw new AccountChoiceError(
+      `no account "${options.account}" in the configuration; its accounts: ${names.join(', ')}`,
+      names,
+    );
+  }
+  const baseDir = file ? dirname(resolve(file)) : process.cwd();
+  const raws = entries.map((entry) => ({ entry, raw: accountRaw(shared, entry, baseDir) }));
+  issues.push(...sharedPlaces(raws));
+  const chosen = raws.filter(({ entry }) => options.account === undefined || entry.name === options.account);
+  const accounts: AccountConfig[] = [];
+  for (const { entry, raw } of chosen) {
+    const own: string[] = [];
+    const slice = chosenSlice(raw);
+    for (const secret of slice?.secrets ?? []) {
+      if (secret.envOnly && getPath(raw, ['erp', ...secret.path]) !== undefined) {
+        const name = slice?.env.find((e) => e.path.join('.') === secret.path.join('.'))?.name ?? '(none)';
+        own.push(
+          `erp.${secret.path.join('.')}: set it with env ${accountEnvName(name, entry.name)} or ${name}, not in the file`,
+        );
+      }
+    }
+    for (const { name, path, emptyCounts } of [...SHARED_ENV_KEYS, ...erpEnvKeysOf(slice, entry.name)]) {
+      const value = name.map((n) => env[n]).find((v) => v !== undefined && (v !== '' || emptyCounts));
+      if (value !== undefined) setPath(raw, path, value);
+    }
+    const key = accountKey(entry, env, own);
+    if (key !== undefined) setPath(raw, ['api', 'apiKey'], key);
+    const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
+    if (getPath(merged, ['api', 'apiKey']) === undefined && own.length === 0) {
+      own.push(
+        entry.api.apiKeyEnv
+          ? `api.apiKey: env ${entry.api.apiKeyEnv} (api.apiKeyEnv) is not set`
+          : 'api.apiKey: is required',
+      );
+      setPath(merged, ['api', 'apiKey'], 'unset');
+    }
+    const result = configSchema.safeParse(isPlainObject(merged.api) ? merged : { ...merged, api: {} });
+    if (!result.success) own.push(...zodIssues(result.error.issues));
+    if (own.length) issues.push(...own.map((issue) => `account ${entry.name}: ${issue}`));
+    else if (result.success) accounts.push({ name: entry.name, config: result.data });
+  }
+  if (issues.length) fail(issues);
+  return { multi: true, accounts, names };
+}
+
+/** The shared top level with the entry's overrides, relative paths resolved from the file's folder. */
+function accountRaw(
+  shared: Record<string, unknown>,
+  entry: AccountEntry,
+  baseDir: string,
+): Record<string, unknown> {
+  const { name, api, redis, ...sections } = entry;
+  const { apiKeyEnv: _env, apiKeyFile: _file, ...apiRest } = api;
+  const base = structuredClone(shared);
+  const sharedPrefix = getPath(base, ['redis', 'prefix']);
+  // An ERP of another type shares no key with the top level's: the entry's replaces it whole.
+  if (sections.erp?.type !== undefined) delete base.erp;
+  const raw = deepMerge(base, { ...sections, api: apiRest });
+  const prefix =
+    redis?.prefix ?? accountPrefix(typeof sharedPrefix === 'string' ? sharedPrefix : 'erp-sync', name);
+  setPath(raw, ['redis', 'prefix'], prefix);
+  if (getPath(raw, ['store', 'type']) === 'postgres') {
+    // A schema of its own in the shared database unless the entry names one.
+    if (getPath(sections, ['store', 'schema']) === undefined)
+      setPath(raw, ['store', 'schema'], accountStoreSchema(name));
+  } else if (
+    getPath(raw, ['store', 'path']) === undefined &&
+    getPath(shared, ['store', 'path']) === undefined
+  )
+    setPath(raw, ['store', 'path'], accountStorePath(name));
+  return resolvePaths(raw, baseDir, chosenSlice(raw));
+}
+
+/** Two accounts on one store would mix their links, cursors and company binding; on one prefix, their queues. */
+function sharedPlaces(raws: readonly { entry: AccountEntry; raw: Record<string, unknown> }[]): string[] {
+  const issues: string[] = [];
+  const check = (what: string, path: string[], hint: string): void => {
+    const seen = new Map<unknown, string>();
+    for (const { entry, raw } of raws) {
+      const value = getPath(raw, path);
+      const other = seen.get(value);
+      if (value !== undefined && other !== undefined)
+        issues.push(
+          `account ${entry.name}: ${path.join('.')} is the ${what} of account ${other} too; ${hint}`,
+        );
+      else seen.set(value, entry.name);
+    }
+  };
+  check('store', ['store', 'path'], 'give each account its own store');
+  check('store', ['store', 'schema'], 'give each account its own store.schema');
+  check(
+    'BullMQ prefix',
+    ['redis', 'prefix'],
+    'give each account its own redis.prefix (or none: the name is added)',
+  );
+  return issues;
+}
+
+function accountKey(entry: AccountEntry, env: NodeJS.ProcessEnv, issues: string[]): string | undefined {
+  const { apiKeyEnv, apiKeyFile } = entry.api;
+  if (apiKeyEnv !== undefined) return env[apiKeyEnv] || undefined;
+  if (apiKeyFile === undefined) return undefined;
+  try {
+    return readFileSync(apiKeyFile, 'utf8').replace(/\r?\n$/, '');
+  } catch (error) {
+    issues.push(
+      `api.apiKey: cannot read api.apiKeyFile ${apiKeyFile} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+    );
+    return undefined;
+  }
+}
+
+/** Variables that apply to every account alike. */
+const SHARED_ENV_KEYS = ENV_KEYS.filter(
+  (key) => !(SINGLE_ACCOUNT_ENV as readonly string[]).includes(key.env),
+).map((key) => ({ ...key, name: [key.env] }));
+
+/** The adapter's variables, the account's own copy first (ERP_DB_PASSWORD_ACME, then ERP_DB_PASSWORD). */
+function erpEnvKeysOf(slice: ErpConfigSlice | undefined, account: string) {
+  return (slice?.env ?? []).map(({ name, path, emptyCounts }) => ({
+    name: [accountEnvName(name, account), name],
+    path: ['erp', ...path],
+    emptyCounts,
+  }));
 }
 
 export function parseConfig(raw: unknown, origin?: string): Config {
@@ -244,18 +478,24 @@ export function parseConfig(raw: unknown, origin?: string): Config {
   const input = isPlainObject(raw) && raw.api === undefined ? { ...raw, api: {} } : raw;
   const result = configSchema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.flatMap((issue) => {
+  const slice = chosenSlice(input);
+  const issues = zodIssues(result.error.issues, (path) => envHint(path, slice));
+  const where = origin ? ` in ${origin}` : '';
+  throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
+}
+
+/** One line per problem, naming the key; the env hint only where a single-account variable sets the key. */
+function zodIssues(issues: readonly z.core.$ZodIssue[], hintOf?: (path: string[]) => string): string[] {
+  return issues.flatMap((issue) => {
     // A misspelt key would otherwise be ignored in silence and its default used.
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((name) => `${[...issue.path, name].join('.')}: unknown key`);
     }
     const key = issue.path.join('.') || '(root)';
-    const hint = envHint(issue.path.map(String), chosenSlice(input));
+    const hint = hintOf?.(issue.path.map(String)) ?? '';
     const reason = /received undefined$/.test(issue.message) ? 'is required' : issue.message;
     return `${key}: ${reason}${hint}`;
   });
-  const where = origin ? ` in ${origin}` : '';
-  throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
 }
 
 /**
@@ -271,7 +511,7 @@ function resolvePaths(
 ): Record<string, unknown> {
   const out = structuredClone(raw);
   const store = isPlainObject(out.store) ? out.store : undefined;
-  if (out.store === undefined || (store && store.path === undefined)) {
+  if (out.store === undefined || (store && store.type !== 'postgres' && store.path === undefined)) {
     setPath(out, ['store', 'path'], DEFAULT_STORE_PATH);
   }
   const paths = [['store', 'path'], ...(slice?.paths ?? []).map((path) => ['erp', ...path])];

@@ -10,9 +10,11 @@ import type { HealOutcome } from '../sync/push/healDrift.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 import { healAuditDrift, type AuditFix } from './healAuditDrift.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 export interface AuditCommandOptions {
   configFile?: string;
+  account?: string | undefined;
   pipelines?: string[];
   json: boolean;
   max: number;
@@ -128,7 +130,7 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
     return 64;
   }
   endQuietlyOnClosedPipe();
-  const config = loadConfig({ file: options.configFile });
+  const config = loadConfig({ file: options.configFile, account: options.account });
   const logger = createLogger({ level: config.log.level });
   const tty = Boolean(process.stderr.isTTY) && !options.json;
   let ctx;
@@ -174,9 +176,10 @@ export async function auditCommand(
   flags: { pipeline?: string; json: boolean; max: string; fix: boolean; inline: boolean; wait: boolean },
   command: Command,
 ): Promise<void> {
-  const globals = command.optsWithGlobals<{ config?: string }>();
+  const globals = command.optsWithGlobals<GlobalFlags>();
   process.exitCode = await audit({
     configFile: globals.config,
+    account: globals.account,
     pipelines: flags.pipeline
       ?.split(',')
       .map((name) => name.trim())

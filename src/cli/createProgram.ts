@@ -24,6 +24,10 @@ export function createProgram(): Command {
     .description('Keeps an ERP and a Commerce Management Service account (API v2) in step.')
     .version(VERSION)
     .option('-c, --config <file>', 'configuration file (YAML); default: env ERP_SYNC_CONFIG')
+    .option(
+      '--account <name>',
+      'the account of a configuration with `accounts:` (every command; status and jobs cover every account without it)',
+    )
     .showHelpAfterError()
     // Commander's own exit would be 1, the code of a failed pipeline: usage errors throw instead.
     .exitOverride();
@@ -199,6 +203,12 @@ export function createProgram(): Command {
     )
     .option('--channel <channel>', 'the LISTEN channel (default: erp.listen.channel, else erp_sync)')
     .action(lazy(async () => (await import('./erpCommand.js')).erpNotifyTriggerCommand));
+
+  program
+    .command('accounts')
+    .description('the accounts of the configuration: name, API base URL, store and queue prefix (no key)')
+    .option('--json', 'print as JSON', false)
+    .action(lazy(async () => (await import('./accountsCommand.js')).accountsCommand));
 
   program
     .command('start')

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { ERP_CHANGES } from '../erp/ErpWatch.js';
 import { createLogger } from '../logger.js';
 import { pipelineOfErpChange } from '../sync/pipelineOfErpChange.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 const EXIT_USAGE = 64;
 
@@ -11,10 +12,11 @@ export async function erpInitStagingCommand(
   options: { client?: string; apply?: boolean },
   command: Command,
 ): Promise<void> {
-  const file = command.optsWithGlobals<{ config?: string }>().config ?? process.env.ERP_SYNC_CONFIG;
+  const file = command.optsWithGlobals<GlobalFlags>().config ?? process.env.ERP_SYNC_CONFIG;
   const erpConfig = file
     ? loadConfig({
         file,
+        account: command.optsWithGlobals<GlobalFlags>().account,
         overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-erp-commands' } },
       }).erp
     : undefined;
@@ -55,10 +57,11 @@ export async function erpNotifyTriggerCommand(
     process.exitCode = EXIT_USAGE;
     return;
   }
-  const file = command.optsWithGlobals<{ config?: string }>().config ?? process.env.ERP_SYNC_CONFIG;
+  const file = command.optsWithGlobals<GlobalFlags>().config ?? process.env.ERP_SYNC_CONFIG;
   const erpConfig = file
     ? loadConfig({
         file,
+        account: command.optsWithGlobals<GlobalFlags>().account,
         overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-erp-commands' } },
       }).erp
     : undefined;

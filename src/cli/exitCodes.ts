@@ -16,6 +16,7 @@ export const EXIT_CONFIG = 78;
 /** The exit code of an error that ends a command. */
 export function exitCodeOf(error: ErpSyncError): number {
   if (error.code === 'config_invalid') return EXIT_CONFIG;
+  if (error.code === 'account_unknown') return EXIT_USAGE;
   if (error.code === 'store_account_mismatch') return EXIT_OTHER_ACCOUNT;
   return EXIT_FAILED;
 }

@@ -15,6 +15,7 @@ import {
 import { withSkuJobs } from '../diagnostics/withSkuJobs.js';
 import type { SyncContext } from '../sync/frame/types.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 const show = (value: unknown): string =>
   value === null || value === undefined
@@ -158,11 +159,11 @@ export function explainExitCode(state: string, couldNotRead: boolean): number {
 }
 
 async function withContext(
-  configFile: string | undefined,
+  { config: configFile, account }: GlobalFlags,
   fn: (ctx: SyncContext) => Promise<number>,
 ): Promise<number> {
   endQuietlyOnClosedPipe();
-  const config = loadConfig({ file: configFile });
+  const config = loadConfig({ file: configFile, account });
   let ctx: SyncContext;
   try {
     ctx = await createSyncContext(config, createLogger({ level: config.log.level }), {
@@ -185,8 +186,8 @@ export async function explainSkuCommand(
   flags: { json: boolean },
   command: Command,
 ): Promise<void> {
-  const globals = command.optsWithGlobals<{ config?: string }>();
-  process.exitCode = await withContext(globals.config, async (ctx) => {
+  const globals = command.optsWithGlobals<GlobalFlags>();
+  process.exitCode = await withContext(globals, async (ctx) => {
     const wanted = sku.trim();
     const story = await explainSkuWithJobs(ctx, wanted);
     process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatSkuStory(story));
@@ -207,8 +208,8 @@ export async function explainOrderCommand(
     process.exitCode = 64;
     return;
   }
-  const globals = command.optsWithGlobals<{ config?: string }>();
-  process.exitCode = await withContext(globals.config, async (ctx) => {
+  const globals = command.optsWithGlobals<GlobalFlags>();
+  process.exitCode = await withContext(globals, async (ctx) => {
     const story = await explainOrder(ctx, Number(id.trim()));
     process.stdout.write(flags.json ? `${JSON.stringify(story, null, 2)}\n` : formatOrderStory(story));
     return explainExitCode(

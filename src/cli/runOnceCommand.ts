@@ -15,9 +15,12 @@ import { refuseOtherAccount } from './accountGuard.js';
 import { EXIT_FAILED, EXIT_FATAL, EXIT_OK, EXIT_USAGE } from './exitCodes.js';
 import { createProgressReporter } from './progress.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 export interface RunOnceOptions {
   configFile?: string;
+  /** `--account`: the account of a configuration with several. */
+  account?: string | undefined;
   only?: string[];
   full: boolean;
   dryRun: boolean;
@@ -36,7 +39,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   }
   const names = asked.filter(isPipelineName);
   endQuietlyOnClosedPipe();
-  const config = loadConfig({ file: options.configFile });
+  const config = loadConfig({ file: options.configFile, account: options.account });
   const tty = Boolean(process.stderr.isTTY) && !options.json;
   const logger = createLogger({ level: config.log.level, pretty: tty });
   const progress = createProgressReporter({ tty, logger });
@@ -129,9 +132,10 @@ export async function runOnceCommand(
   flags: { only?: string[]; full: boolean; dryRun: boolean; json: boolean },
   command: Command,
 ): Promise<void> {
-  const globals = command.optsWithGlobals<{ config?: string }>();
+  const globals = command.optsWithGlobals<GlobalFlags>();
   process.exitCode = await runOnce({
     configFile: globals.config,
+    account: globals.account,
     only: flags.only,
     full: flags.full,
     dryRun: flags.dryRun,

@@ -4,6 +4,7 @@ import { describeError } from '../domain/errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { startTracing } from '../tracing/startTracing.js';
 import { openDaemon, type OpenDaemon } from './openDaemon.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 /**
  * `erp-sync start`: the daemon in the foreground. Prints one JSON line on stdout once Redis is
@@ -69,5 +70,5 @@ async function reloadConfig(
 
 /** `erp-sync start`. */
 export async function startCommand(_flags: unknown, command: Command): Promise<void> {
-  await startDaemon(command.optsWithGlobals<{ config?: string }>().config);
+  await startDaemon(command.optsWithGlobals<GlobalFlags>().config);
 }

@@ -1,10 +1,17 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadDeployment } from '../config.js';
 import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
-import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
+import {
+  openStoreFromConfig,
+  processIsGone,
+  type Store,
+  type StoreAccount,
+  type SyncRun,
+} from '../store/index.js';
 import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 /** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
 export interface StatusReport {
@@ -139,23 +146,47 @@ export function formatStatusReport(report: StatusReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `erp-sync status`. */
+/** `erp-sync status`: `--account`'s, else every account of the configuration, one after the other. */
 export async function statusCommand(flags: { json: boolean }, command: Command): Promise<void> {
-  const config = loadConfig({
-    file: command.optsWithGlobals<{ config?: string }>().config,
+  const globals = command.optsWithGlobals<GlobalFlags>();
+  const deployment = loadDeployment({
+    file: globals.config,
+    account: globals.account,
     overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-status' } },
   });
-  // Looking never creates a store: a mistyped path would show an empty one.
-  const store = openStore(config.store.path, { mustExist: true });
-  try {
-    const report = buildStatusReport(store);
-    report.daemon = await buildDaemonStatus(config, store);
+  const reports: { account: string; report: StatusReport }[] = [];
+  for (const { name, config } of deployment.accounts) {
+    // Looking never creates a store: a mistyped path would show an empty one.
+    const store = openStoreFromConfig(config.store, { mustExist: true });
+    try {
+      const report = buildStatusReport(store);
+      report.daemon = await buildDaemonStatus(config, store);
+      reports.push({ account: name, report });
+    } finally {
+      store.close();
+    }
+  }
+  if (!deployment.multi) {
+    const { report } = reports[0]!;
     process.stdout.write(
       flags.json
         ? `${JSON.stringify(report, null, 2)}\n`
-        : formatStatusReport(report) + formatDaemonStatus(report.daemon),
+        : formatStatusReport(report) + formatDaemonStatus(report.daemon!),
     );
-  } finally {
-    store.close();
+    return;
   }
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify(
+          reports.map(({ account, report }) => ({ account, status: report })),
+          null,
+          2,
+        )}\n`
+      : reports
+          .map(
+            ({ account, report }) =>
+              `== account ${account}\n${formatStatusReport(report)}${formatDaemonStatus(report.daemon!)}`,
+          )
+          .join('\n'),
+  );
 }

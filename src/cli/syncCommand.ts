@@ -10,9 +10,11 @@ import { formatSummaryTable } from '../sync/frame/summary.js';
 import type { RunSummary } from '../sync/frame/types.js';
 import { runOnce } from './runOnceCommand.js';
 import { waitForRuns } from './waitForRuns.js';
+import type { GlobalFlags } from './globalFlags.js';
 
 export interface SyncOptions {
   configFile?: string;
+  account?: string | undefined;
   target: string;
   full: boolean;
   wait: boolean;
@@ -35,13 +37,14 @@ export async function runSync(options: SyncOptions): Promise<number> {
   if (options.inline) {
     return runOnce({
       configFile: options.configFile,
+      account: options.account,
       only: pipelines,
       full: options.full,
       dryRun: false,
       json: options.json,
     });
   }
-  const config = loadConfig({ file: options.configFile });
+  const config = loadConfig({ file: options.configFile, account: options.account });
   const client = await openQueueClient(config.redis);
   try {
     const runs = client.queue('runs');
@@ -50,7 +53,7 @@ export async function runSync(options: SyncOptions): Promise<number> {
       const job = await enqueueRun(runs, pipeline, { trigger: 'manual', full: options.full });
       jobs.push({ pipeline, id: job.id! });
     }
-    if ((await runningDaemons(client)) === 0) {
+    if ((await runningDaemons(client.redis, client.prefix)) === 0) {
       process.stderr.write(
         'erp-sync: no daemon is running on this Redis: the run waits until `erp-sync start` does\n',
       );
@@ -97,7 +100,8 @@ export async function syncCommand(
   command: Command,
 ): Promise<void> {
   process.exitCode = await runSync({
-    configFile: command.optsWithGlobals<{ config?: string }>().config,
+    configFile: command.optsWithGlobals<GlobalFlags>().config,
+    account: command.optsWithGlobals<GlobalFlags>().account,
     target,
     ...flags,
   });

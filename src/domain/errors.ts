@@ -6,6 +6,8 @@
 export const ERROR_CATALOGUE = {
   // configuration and programming
   config_invalid: { retryable: false, fatal: true },
+  /** `--account` names no account of the configuration, or several exist and none is named. */
+  account_unknown: { retryable: false, fatal: true },
   internal: { retryable: false, fatal: false },
   // API v2 (mapped from HTTP results in src/api/ only)
   api_auth: { retryable: false, fatal: true },
