@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Agent } from 'undici';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { VERSION } from '../version.js';
@@ -7,6 +6,7 @@ import { ErpSyncError } from '../domain/errors.js';
 import { ApiError, OutcomeUnknownError, SchemaError, redactError, type RequestContext } from './errors.js';
 import { errorFromFailure, errorFromResponse } from './httpErrors.js';
 import { withRetries, type RetrySettings } from './retryPolicy.js';
+import type { Wire } from './wire.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,6 +31,11 @@ export interface TransportOptions {
   /** Sockets per origin. Default 10. */
   maxSockets?: number;
   keepAlive?: boolean;
+  /**
+   * A client for a request or two (`erp-sync check`): each request on its own node:http
+   * connection, and undici is never loaded. Default false: undici's pool, loaded at the first request.
+   */
+  oneShot?: boolean;
   /** Retries after the first attempt, for retryable failures only. Default 5. */
   retries?: number;
   /** Bound on the whole call, retries and waits included. Default 120 s. */
@@ -103,8 +108,8 @@ export class HttpTransport implements Transport {
   #headers: Record<string, string> = {};
   #secret = '';
   readonly #userAgent: string;
-  readonly #agent: Agent;
-  readonly #keepAlive: boolean;
+  #wire: Promise<Wire> | undefined;
+  readonly #openWire: () => Promise<Wire>;
   readonly #timeoutMs: number;
   readonly #retry: RetrySettings;
   readonly #logger: Logger;
@@ -120,17 +125,17 @@ export class HttpTransport implements Transport {
     }
     this.#userAgent = options.userAgent ?? `erp-sync/${VERSION}`;
     this.useCredentials(options);
-    this.#keepAlive = options.keepAlive ?? true;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#agent = new Agent({
-      // HTTP/1.1 only (undici 8 would negotiate HTTP/2 over TLS): the socket bound, keep-alive and
-      // the mapping of wire failures to "not sent" or "outcome unknown" are HTTP/1.1 semantics.
-      allowH2: false,
-      connections: options.maxSockets ?? 10,
-      pipelining: this.#keepAlive ? 1 : 0,
-      keepAliveTimeout: 4_000,
-      connect: { timeout: Math.min(this.#timeoutMs, 10_000) },
-    });
+    const pool = {
+      maxSockets: options.maxSockets ?? 10,
+      keepAlive: options.keepAlive ?? true,
+      connectTimeoutMs: Math.min(this.#timeoutMs, 10_000),
+    };
+    // Loaded at the first request, so a command that builds a client and never calls it (or
+    // calls it once, oneShot) does not load undici.
+    this.#openWire = options.oneShot
+      ? async () => (await import('./nodeHttpWire.js')).createNodeHttpWire()
+      : async () => (await import('./undiciWire.js')).createUndiciWire(pool);
     this.#retry = {
       retries: options.retries ?? 5,
       deadlineMs: options.deadlineMs ?? 120_000,
@@ -233,20 +238,21 @@ export class HttpTransport implements Transport {
       let text: string;
       let responseHeaders: Record<string, string | string[] | undefined>;
       try {
-        const response = await this.#agent.request({
+        this.#wire ??= this.#openWire();
+        const response = await (
+          await this.#wire
+        ).request({
           origin: this.#origin,
           path: `${this.#basePath}${spec.path}${buildQuery(spec.query)}`,
           method: spec.method,
           headers,
           body: payload ?? null,
           signal: controller.signal,
-          reset: !this.#keepAlive,
-          headersTimeout: timeoutMs + 1_000,
-          bodyTimeout: timeoutMs + 1_000,
+          timeoutMs: timeoutMs + 1_000,
         });
         status = response.statusCode;
         responseHeaders = response.headers;
-        text = await response.body.text();
+        text = response.text;
       } catch (error) {
         if (this.#signal?.aborted && !timedOut) {
           if (spec.idempotent) throw this.#signal.reason;
@@ -330,7 +336,8 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.#stop.signal.aborted) return this.#closed;
     this.#stop.abort();
-    this.#closed = this.#agent.close();
+    const wire = this.#wire;
+    this.#closed = wire ? wire.then((opened) => opened.close()) : Promise.resolve();
     return this.#closed;
   }
 }

@@ -6,7 +6,7 @@ import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
 import { checkRedis } from '../queue/checkRedis.js';
-import { openStore } from '../store/index.js';
+import { describeStoreConfig, openStoreFromConfig, StoreNotFoundError, type Store } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
 import { accountIdentity, compareAccounts } from '../sync/storeAccount.js';
 import { describeAccount, StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
@@ -39,6 +39,8 @@ export async function runChecks(configFile: string | undefined, accountName?: st
     timeoutMs: Math.min(config.api.timeoutMs, 10_000),
     retries: 1,
     deadlineMs: 15_000,
+    // One request: a connection of its own, so check does not load undici's pool.
+    oneShot: true,
   });
   // The configuration refuses a URL with credentials, so the URL printed here holds none.
   const hint = /\/api\/v2\/?$/.test(new URL(config.api.baseUrl).pathname)
@@ -82,12 +84,19 @@ export async function runChecks(configFile: string | undefined, accountName?: st
 
 /** The store, if there is one (check never creates it), and the account it belongs to. */
 function checkStore(config: Config, account: ApiAccount | undefined): CheckLine {
-  const path = config.store.path;
-  if (path !== ':memory:' && !existsSync(path)) {
+  const path = describeStoreConfig(config.store);
+  const configured = config.store;
+  if (configured.type !== 'postgres' && configured.path !== ':memory:' && !existsSync(configured.path)) {
     return { what: 'store', ok: true, details: `${path} does not exist yet; the first run creates it` };
   }
   try {
-    const store = openStore(path, { mustExist: true });
+    let store: Store;
+    try {
+      store = openStoreFromConfig(config.store, { mustExist: true });
+    } catch (error) {
+      if (!(error instanceof StoreNotFoundError)) throw error;
+      return { what: 'store', ok: true, details: `${path} does not exist yet; the first run creates it` };
+    }
     try {
       const bound = store.account.get();
       if (!bound) return { what: 'store', ok: true, details: `${path} (not bound to an account yet)` };

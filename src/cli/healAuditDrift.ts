@@ -55,7 +55,7 @@ export async function healAuditDrift(
     return inline(`Redis at ${redactRedisUrl(redis.url)} is not reachable, so no daemon`);
   }
   try {
-    const daemons = await runningDaemons(client);
+    const daemons = await runningDaemons(client.redis, client.prefix);
     if (daemons === 0) return await inline(`no daemon is running on ${where}`);
     const fix: AuditFix = {
       outcome: { via: 'daemon', summaries: [], enqueued: [], failures: [] },

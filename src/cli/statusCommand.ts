@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { loadDeployment } from '../config.js';
 import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
-import { openStore, processIsGone, type Store, type StoreAccount, type SyncRun } from '../store/index.js';
+import {
+  openStoreFromConfig,
+  processIsGone,
+  type Store,
+  type StoreAccount,
+  type SyncRun,
+} from '../store/index.js';
 import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
@@ -151,7 +157,7 @@ export async function statusCommand(flags: { json: boolean }, command: Command):
   const reports: { account: string; report: StatusReport }[] = [];
   for (const { name, config } of deployment.accounts) {
     // Looking never creates a store: a mistyped path would show an empty one.
-    const store = openStore(config.store.path, { mustExist: true });
+    const store = openStoreFromConfig(config.store, { mustExist: true });
     try {
       const report = buildStatusReport(store);
       report.daemon = await buildDaemonStatus(config, store);

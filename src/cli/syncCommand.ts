@@ -53,7 +53,7 @@ export async function runSync(options: SyncOptions): Promise<number> {
       const job = await enqueueRun(runs, pipeline, { trigger: 'manual', full: options.full });
       jobs.push({ pipeline, id: job.id! });
     }
-    if ((await runningDaemons(client)) === 0) {
+    if ((await runningDaemons(client.redis, client.prefix)) === 0) {
       process.stderr.write(
         'erp-sync: no daemon is running on this Redis: the run waits until `erp-sync start` does\n',
       );

@@ -2,22 +2,12 @@ import type { Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { SCHEDULED_PIPELINES } from '../config/daemonConfigSchema.js';
-import type { PipelineName } from './jobTypes.js';
 import { readPauseState, type PauseState } from './pauseController.js';
-import { openQueueClient } from './queueClient.js';
-import { redactRedisUrl } from './redisConnection.js';
+import { QUEUE_NAMES, type PipelineName } from './jobTypes.js';
+import { readQueueState } from './readQueueState.js';
+import { openRedis, redactRedisUrl } from './redisConnection.js';
 import { runningDaemons } from './runningDaemons.js';
 import { nextRunsOf } from './schedules.js';
-
-export const JOB_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'waiting-children',
-  'completed',
-  'failed',
-  'prioritized',
-] as const;
 
 export interface DaemonStatus {
   redis: string;
@@ -71,29 +61,25 @@ export async function buildDaemonStatus(
     queues: {},
     pipelines,
   };
-  let client;
+  const { prefix } = config.redis;
+  let redis;
   try {
-    client = await openQueueClient(config.redis, 3_000);
+    redis = await openRedis(config.redis.url, 3_000);
   } catch (error) {
     status.error = (error as Error).message;
     return status;
   }
   try {
     status.reachable = true;
-    status.paused = await readPauseState(client.redis, client.prefix);
-    for (const queue of client.queues()) {
-      status.queues[queue.name] = {
-        paused: await queue.isPaused(),
-        counts: await queue.getJobCounts(...JOB_STATES),
-      };
-    }
-    status.daemons = await runningDaemons(client);
+    status.paused = await readPauseState(redis, prefix);
+    for (const name of QUEUE_NAMES) status.queues[name] = await readQueueState(redis, prefix, name);
+    status.daemons = await runningDaemons(redis, prefix);
   } catch (error) {
     // Redis went away (or refused a command) half-way: the status says so, the store's part still shows.
     status.reachable = false;
     status.error = describeError(error);
   } finally {
-    await client.close();
+    redis.disconnect();
   }
   return status;
 }

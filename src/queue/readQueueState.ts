@@ -1,0 +1,47 @@
+import type { Redis } from 'ioredis';
+
+/** The job states `status` shows, in its order. */
+export const JOB_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'waiting-children',
+  'completed',
+  'failed',
+  'prioritized',
+] as const;
+
+export type JobState = (typeof JOB_STATES)[number];
+
+export interface QueueState {
+  paused: boolean;
+  counts: Record<JobState, number>;
+}
+
+/**
+ * A queue's counts per state and whether it is paused, read from BullMQ's keys with plain Redis
+ * commands, the way BullMQ's `getJobCounts` and `isPaused` read them: `status` then starts without
+ * loading BullMQ (about 200 modules). `test/integration/queue/readQueueState.test.ts` compares it
+ * with BullMQ's own answers, so a BullMQ release that moves its keys fails there.
+ */
+export async function readQueueState(redis: Redis, prefix: string, name: string): Promise<QueueState> {
+  const key = (suffix: string): string => `${prefix}:${name}:${suffix}`;
+  const reads = redis.multi();
+  reads.hexists(key('meta'), 'paused');
+  for (const state of JOB_STATES) {
+    if (state === 'waiting' || state === 'active') reads.llen(key(state === 'waiting' ? 'wait' : state));
+    else reads.zcard(key(state));
+  }
+  // A marker BullMQ 5 left at the tail of the wait list ("0:..."), which getJobCounts leaves out.
+  reads.lindex(key('wait'), -1);
+  const replies = (await reads.exec()) ?? [];
+  const values = replies.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+  const counts = {} as Record<JobState, number>;
+  JOB_STATES.forEach((state, i) => (counts[state] = Number(values[i + 1] ?? 0)));
+  const tail = values[JOB_STATES.length + 1];
+  if (typeof tail === 'string' && tail.startsWith('0:')) counts.waiting = Math.max(0, counts.waiting - 1);
+  return { paused: values[0] === 1, counts };
+}
