@@ -4,6 +4,7 @@ import { eventually } from '../../dev/daemonProcess.js';
 import {
   importedCount,
   opsGet,
+  platformEquals,
   platformStock,
   startDaemonWorld,
   type DaemonWorld,
@@ -19,14 +20,6 @@ const bulk = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 
 function stockRows(count: number, quantity: (n: number) => number) {
   return Array.from({ length: count }, (_, i) => ({ sku: bulk(i + 1), quantity: quantity(i + 1) }));
-}
-
-async function platformEquals(
-  world: DaemonWorld,
-  rows: { sku: string; quantity: number }[],
-): Promise<boolean> {
-  const platform = await platformStock(world.api);
-  return rows.every((row) => platform.get(row.sku) === row.quantity);
 }
 
 describe('the daemon after a crash or a Redis loss', () => {

@@ -4,7 +4,7 @@ import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '.
 import {
   importOutcomes,
   opsGet,
-  platformStock,
+  platformEquals,
   useDaemonWorlds,
   type DaemonWorld,
 } from '../support/daemonWorld.js';
@@ -62,14 +62,6 @@ async function twoHosts(options: { skus: number; faults: string }) {
     },
   });
   return { world, a: world.host('a'), b: world.host('b') };
-}
-
-async function platformEquals(
-  world: DaemonWorld,
-  rows: { sku: string; quantity: number }[],
-): Promise<boolean> {
-  const platform = await platformStock(world.api);
-  return rows.every((row) => platform.get(row.sku) === row.quantity);
 }
 
 /**

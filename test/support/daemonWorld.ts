@@ -151,6 +151,15 @@ export async function platformStock(api: ApiClient): Promise<Map<string, number 
   return out;
 }
 
+/** Whether the platform's stock of every row's SKU is the row's quantity. */
+export async function platformEquals(
+  world: DaemonWorld,
+  rows: { sku: string; quantity: number }[],
+): Promise<boolean> {
+  const platform = await platformStock(world.api);
+  return rows.every((row) => platform.get(row.sku) === row.quantity);
+}
+
 /** The bulk stock requests the sandbox answered (needs recordBodies), in answer order, with their items. */
 export function bulkStockRequests(sandbox: Sandbox, from = 0): { sku: string; quantity: number }[][] {
   return sandbox.requestLog
