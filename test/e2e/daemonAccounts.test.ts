@@ -4,6 +4,7 @@ import { eventually } from '../../dev/daemonProcess.js';
 import { startAccountsWorld, type AccountsWorld, type WorldAccount } from '../support/accountsWorld.js';
 import { opsGet, platformStock } from '../support/daemonWorld.js';
 import { sellableSku } from '../support/orderChecks.js';
+import { runCli } from '../support/cli.js';
 
 /** Account a's change reaches its platform this fast whatever account b goes through (schedule 1 s, watch at once). */
 const PROMPT_MS = 8_000;
@@ -154,5 +155,31 @@ describe('several accounts in one daemon', () => {
       .split('\n')
       .filter((line) => line.startsWith('erp_sync_') && !line.includes('account="'));
     expect(unlabelled).toEqual([]);
+  }, 120_000);
+
+  it('an account whose key answers as another company does not start; the other accounts run', async () => {
+    world = await startAccountsWorld(['a', 'b']);
+    const [a, b] = world.accounts as [WorldAccount, WorldAccount];
+    // b's store is bound to b's company first ...
+    const bound = await runCli(
+      ['--config', world.configFile, '--account', 'b', 'run-once', '--only', 'catalog'],
+      world.env,
+    );
+    expect(bound.code, bound.stderr).toBe(0);
+    // ... then b's variable holds another company's key.
+    world.env[b.keyEnv] = b.sandbox.keys.secondary;
+    const sku = await sellableSku(a.api);
+    a.writeStock([{ sku, quantity: 5 }]);
+    const daemon = await world.start();
+    await eventually('a pushed', async () => (await platformStock(a.api)).get(sku) === 5);
+    const ready = await readyz(daemon.url);
+    expect(ready.status).toBe(503);
+    expect(ready.reasons).toHaveLength(1);
+    expect(ready.reasons[0]).toMatch(/^account b: not started: the store .* belongs to the account/);
+    const metrics = (await opsGet(daemon.url, '/metrics')).text;
+    expect(metrics).toContain('erp_sync_account_mismatch{account="b"} 1');
+    expect(metrics).toContain('erp_sync_account_mismatch{account="a"} 0');
+    expect(daemon.stderr()).toContain('this account does not run: its store belongs to another company');
+    expect(daemon.stderr()).not.toContain(b.sandbox.keys.secondary);
   }, 120_000);
 });
