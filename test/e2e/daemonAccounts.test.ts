@@ -1,4 +1,4 @@
-import { renameSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../dev/daemonProcess.js';
 import { startAccountsWorld, type AccountsWorld, type WorldAccount } from '../support/accountsWorld.js';
@@ -181,5 +181,34 @@ describe('several accounts in one daemon', () => {
     expect(metrics).toContain('erp_sync_account_mismatch{account="a"} 0');
     expect(daemon.stderr()).toContain('this account does not run: its store belongs to another company');
     expect(daemon.stderr()).not.toContain(b.sandbox.keys.secondary);
+  }, 120_000);
+
+  it("SIGHUP reads each account's key file again: a replaced key of b is used, a goes on untouched", async () => {
+    world = await startAccountsWorld(['a', 'b'], { keyFile: ['b'], config: { queue: { probeSeconds: 2 } } });
+    const [a, b] = world.accounts as [WorldAccount, WorldAccount];
+    const [skuA, skuB] = [await sellableSku(a.api), await sellableSku(b.api)];
+    // b starts with a key the platform refuses: its jobs are held, a's run.
+    writeFileSync(b.keyFile!, 'cms_not_a_key_of_this_platform\n');
+    a.writeStock([{ sku: skuA, quantity: 3 }]);
+    b.writeStock([{ sku: skuB, quantity: 3 }]);
+    const daemon = await world.start();
+    await eventually('a pushed', async () => (await platformStock(a.api)).get(skuA) === 3);
+    await eventually('readiness names b', async () =>
+      (await readyz(daemon.url)).reasons.some((reason) =>
+        reason.startsWith("account b: the store's account is not verified"),
+      ),
+    );
+    expect((await platformStock(b.api)).get(skuB)).not.toBe(3);
+
+    writeFileSync(b.keyFile!, `${b.sandbox.keys.primary}\n`);
+    daemon.kill('SIGHUP');
+    await eventually(
+      'b pushed with the reloaded key',
+      async () => (await platformStock(b.api)).get(skuB) === 3,
+    );
+    await eventually('readiness green', async () => (await readyz(daemon.url)).status === 200, 20_000);
+    a.writeStock([{ sku: skuA, quantity: 4 }]);
+    await eventually('a still pushes', async () => (await platformStock(a.api)).get(skuA) === 4);
+    expect(daemon.stderr()).not.toContain(b.sandbox.keys.primary);
   }, 120_000);
 });
