@@ -9,11 +9,13 @@ import {
   accountEnvName,
   accountPrefix,
   accountStorePath,
+  accountStoreSchema,
   DEFAULT_ACCOUNT,
   SINGLE_ACCOUNT_ENV,
   type AccountEntry,
 } from './config/accountEntrySchema.js';
 import { daemonConfigShape } from './config/daemonConfigSchema.js';
+import { DEFAULT_STORE_PATH, storeConfigSchema } from './config/storeConfigSchema.js';
 import { erpConfigSchema, erpConfigSliceOf } from './erp/ErpConfig.js';
 import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
 
@@ -23,8 +25,7 @@ import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
  */
 
 export { DEFAULT_ACCOUNT } from './config/accountEntrySchema.js';
-
-export const DEFAULT_STORE_PATH = './data/erp-sync.db';
+export { DEFAULT_STORE_PATH };
 
 const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -159,9 +160,7 @@ const productsSchema = z
 export const configSchema = z.strictObject({
   api: apiSchema,
   erp: erpConfigSchema,
-  store: z
-    .strictObject({ path: z.string().min(1).default(DEFAULT_STORE_PATH) })
-    .default({ path: DEFAULT_STORE_PATH }),
+  store: storeConfigSchema,
   sync: syncSchema,
   orders: ordersSchema,
   products: productsSchema,
@@ -409,7 +408,14 @@ function accountRaw(
   const prefix =
     redis?.prefix ?? accountPrefix(typeof sharedPrefix === 'string' ? sharedPrefix : 'erp-sync', name);
   setPath(raw, ['redis', 'prefix'], prefix);
-  if (getPath(raw, ['store', 'path']) === undefined && getPath(shared, ['store', 'path']) === undefined)
+  if (getPath(raw, ['store', 'type']) === 'postgres') {
+    // A schema of its own in the shared database unless the entry names one.
+    if (getPath(sections, ['store', 'schema']) === undefined)
+      setPath(raw, ['store', 'schema'], accountStoreSchema(name));
+  } else if (
+    getPath(raw, ['store', 'path']) === undefined &&
+    getPath(shared, ['store', 'path']) === undefined
+  )
     setPath(raw, ['store', 'path'], accountStorePath(name));
   return resolvePaths(raw, baseDir, chosenSlice(raw));
 }
@@ -430,6 +436,7 @@ function sharedPlaces(raws: readonly { entry: AccountEntry; raw: Record<string, 
     }
   };
   check('store', ['store', 'path'], 'give each account its own store');
+  check('store', ['store', 'schema'], 'give each account its own store.schema');
   check(
     'BullMQ prefix',
     ['redis', 'prefix'],
@@ -504,7 +511,7 @@ function resolvePaths(
 ): Record<string, unknown> {
   const out = structuredClone(raw);
   const store = isPlainObject(out.store) ? out.store : undefined;
-  if (out.store === undefined || (store && store.path === undefined)) {
+  if (out.store === undefined || (store && store.type !== 'postgres' && store.path === undefined)) {
     setPath(out, ['store', 'path'], DEFAULT_STORE_PATH);
   }
   const paths = [['store', 'path'], ...(slice?.paths ?? []).map((path) => ['erp', ...path])];

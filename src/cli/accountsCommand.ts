@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadDeployment } from '../config.js';
+import { describeStoreConfig } from '../store/openStoreFromConfig.js';
 import type { GlobalFlags } from './globalFlags.js';
 
 /** `erp-sync accounts`: what `--account` accepts, and where each account keeps its state. Reads no key. */
@@ -14,7 +15,7 @@ export function accountsCommand(flags: { json: boolean }, command: Command): voi
     account: name,
     baseUrl: config.api.baseUrl,
     erp: config.erp.type,
-    store: config.store.path,
+    store: describeStoreConfig(config.store),
     prefix: config.redis.prefix,
   }));
   if (flags.json) {

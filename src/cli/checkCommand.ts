@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ApiAccount } from '../api/index.js';
-import { loadConfig, type Config } from '../config.js';
+import { AccountChoiceError, loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
 import { checkRedis } from '../queue/checkRedis.js';
-import { openStore } from '../store/index.js';
+import { describeStoreConfig, openStoreFromConfig, StoreNotFoundError, type Store } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
 import { accountIdentity, compareAccounts } from '../sync/storeAccount.js';
 import { describeAccount, StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
@@ -30,6 +30,14 @@ export async function runChecks(configFile: string | undefined, accountName?: st
   try {
     config = loadConfig({ file: configFile, account: accountName });
   } catch (error) {
+    // Several accounts and none named: each one, its lines naming it.
+    if (error instanceof AccountChoiceError && accountName === undefined && error.accounts.length > 1) {
+      const lines: CheckLine[] = [];
+      for (const name of error.accounts)
+        for (const line of await runChecks(configFile, name))
+          lines.push({ ...line, what: `account ${name}: ${line.what}` });
+      return lines;
+    }
     return [{ what: 'configuration', ok: false, details: describeError(error), exitCode: EXIT_CONFIG }];
   }
   const lines: CheckLine[] = [{ what: 'configuration', ok: true, details: configFile ?? 'environment' }];
@@ -84,12 +92,19 @@ export async function runChecks(configFile: string | undefined, accountName?: st
 
 /** The store, if there is one (check never creates it), and the account it belongs to. */
 function checkStore(config: Config, account: ApiAccount | undefined): CheckLine {
-  const path = config.store.path;
-  if (path !== ':memory:' && !existsSync(path)) {
+  const path = describeStoreConfig(config.store);
+  const configured = config.store;
+  if (configured.type !== 'postgres' && configured.path !== ':memory:' && !existsSync(configured.path)) {
     return { what: 'store', ok: true, details: `${path} does not exist yet; the first run creates it` };
   }
   try {
-    const store = openStore(path, { mustExist: true });
+    let store: Store;
+    try {
+      store = openStoreFromConfig(config.store, { mustExist: true });
+    } catch (error) {
+      if (!(error instanceof StoreNotFoundError)) throw error;
+      return { what: 'store', ok: true, details: `${path} does not exist yet; the first run creates it` };
+    }
     try {
       const bound = store.account.get();
       if (!bound) return { what: 'store', ok: true, details: `${path} (not bound to an account yet)` };

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { openStore, type Store } from '../store/index.js';
+import type { StoreConfig } from '../config/storeConfigSchema.js';
+import { openStoreFromConfig, type Store } from '../store/index.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runOrders } from '../sync/orders/orders.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
@@ -36,7 +37,7 @@ export function formatOrderLinks(store: Store, options: { json: boolean; limit: 
 
 /** `erp-sync orders parked`. */
 export function ordersParkedCommand(flags: { json: boolean }, command: Command): void {
-  const store = openStore(storePathOf(command), { mustExist: true });
+  const store = openStoreFromConfig(storeConfigOf(command), { mustExist: true });
   try {
     const parked = store.orders.parked.list();
     if (flags.json) {
@@ -100,11 +101,11 @@ export async function ordersRetryCommand(ids: string[], _flags: unknown, command
 }
 
 /** Reading the store needs no API: placeholders keep a missing key from refusing the config. */
-export function storePathOf(command: Command): string {
+export function storeConfigOf(command: Command): StoreConfig {
   const config = loadConfig({
     file: command.optsWithGlobals<GlobalFlags>().config,
     account: command.optsWithGlobals<GlobalFlags>().account,
     overrides: { api: { baseUrl: 'http://localhost/api/v2', apiKey: 'unused-by-store-commands' } },
   });
-  return config.store.path;
+  return config.store;
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { loadDeployment } from '../config.js';
 import type { StatusReport } from '../diagnostics/StatusReport.js';
 import { buildDaemonStatus } from '../queue/daemonStatus.js';
-import { openStore, processIsGone, type Store, type SyncRun } from '../store/index.js';
+import { openStoreFromConfig, processIsGone, type Store, type SyncRun } from '../store/index.js';
 import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
@@ -119,7 +119,7 @@ export async function statusCommand(flags: { json: boolean }, command: Command):
   const reports: { account: string; report: StatusReport }[] = [];
   for (const { name, config } of deployment.accounts) {
     // Looking never creates a store: a mistyped path would show an empty one.
-    const store = openStore(config.store.path, { mustExist: true });
+    const store = openStoreFromConfig(config.store, { mustExist: true });
     try {
       const report = buildStatusReport(store);
       report.daemon = await buildDaemonStatus(config, store);
@@ -128,7 +128,8 @@ export async function statusCommand(flags: { json: boolean }, command: Command):
       store.close();
     }
   }
-  if (!deployment.multi) {
+  // One account (the only one, or --account's): the report as it always was.
+  if (!deployment.multi || globals.account !== undefined) {
     const { report } = reports[0]!;
     process.stdout.write(
       flags.json

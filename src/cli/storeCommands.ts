@@ -1,11 +1,19 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { describeSource } from '../domain/records.js';
-import { openStore, processIsGone, type Store } from '../store/index.js';
+import type { StoreConfig } from '../config/storeConfigSchema.js';
+import {
+  deleteStore,
+  describeStoreConfig,
+  openStoreFromConfig,
+  processIsGone,
+  StoreNotFoundError,
+  type Store,
+} from '../store/index.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exitCodes.js';
-import { formatOrderLinks, storePathOf } from './ordersCommand.js';
+import { formatOrderLinks, storeConfigOf } from './ordersCommand.js';
 
 export interface RejectsOptions {
   pipeline?: string;
@@ -80,14 +88,14 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-/** The store path from --store, or from the configuration (only its `store` section is used). */
-function storePath(command: Command, flags: { store?: string }): string {
-  return flags.store ?? storePathOf(command);
+/** The store file from --store, or the configuration's store (only its `store` section is used). */
+function storeConfig(command: Command, flags: { store?: string }): StoreConfig {
+  return flags.store === undefined ? storeConfigOf(command) : { path: flags.store };
 }
 
 /** Opens an existing store for a listing; a listing never creates one (a mistyped path would look empty). */
-function openExistingStore(path: string): Store {
-  return openStore(path, { mustExist: true });
+function openExistingStore(config: StoreConfig): Store {
+  return openStoreFromConfig(config, { mustExist: true });
 }
 
 let quietPipe = false;
@@ -114,7 +122,7 @@ async function write(lines: Iterable<string>): Promise<void> {
 /** `erp-sync rejects`. */
 export function rejectsCommand(flags: RejectsOptions & { store?: string }, command: Command): void {
   endQuietlyOnClosedPipe();
-  const store = openExistingStore(storePath(command, flags));
+  const store = openExistingStore(storeConfig(command, flags));
   try {
     process.stdout.write(formatRejects(store, flags));
   } finally {
@@ -128,7 +136,7 @@ export async function linksCommand(
   command: Command,
 ): Promise<void> {
   endQuietlyOnClosedPipe();
-  const store = openExistingStore(storePath(command, flags));
+  const store = openExistingStore(storeConfig(command, flags));
   try {
     if (flags.orders) process.stdout.write(formatOrderLinks(store, { json: flags.json, limit: flags.limit }));
     else await write(productLinkLines(store, { json: flags.json }));
@@ -139,14 +147,23 @@ export async function linksCommand(
 
 /**
  * `erp-sync store reset`: the explicit way to start over (another account, a store to rebuild).
- * Deletes the store file; the next run fills a new one and binds it to the configured account.
+ * Deletes the store (its file, or its PostgreSQL schema); the next run fills a new one and binds
+ * it to the configured account.
  */
-async function resetStore(path: string, flags: { yes: boolean }): Promise<number> {
-  if (path === ':memory:' || !existsSync(path)) {
+async function resetStore(config: StoreConfig, flags: { yes: boolean }): Promise<number> {
+  const path = describeStoreConfig(config);
+  if (config.type !== 'postgres' && (config.path === ':memory:' || !existsSync(config.path))) {
     process.stdout.write(`no store at ${path}: nothing to reset\n`);
     return 0;
   }
-  const store = openStore(path, { mustExist: true });
+  let store: Store;
+  try {
+    store = openStoreFromConfig(config, { mustExist: true });
+  } catch (error) {
+    if (!(error instanceof StoreNotFoundError)) throw error;
+    process.stdout.write(`no store at ${path}: nothing to reset\n`);
+    return 0;
+  }
   let what: string;
   try {
     const running = store.runs
@@ -183,7 +200,7 @@ async function resetStore(path: string, flags: { yes: boolean }): Promise<number
       return EXIT_FAILED;
     }
   }
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+  deleteStore(config);
   process.stdout.write(`deleted ${path}; the next run starts a new store for the configured account\n`);
   return 0;
 }
@@ -193,5 +210,5 @@ export async function storeResetCommand(
   flags: { yes: boolean; store?: string },
   command: Command,
 ): Promise<void> {
-  process.exitCode = await resetStore(storePath(command, flags), flags);
+  process.exitCode = await resetStore(storeConfig(command, flags), flags);
 }

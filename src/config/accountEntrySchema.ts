@@ -96,3 +96,8 @@ export function accountPrefix(prefix: string, account: string): string {
 export function accountStorePath(account: string): string {
   return `./data/erp-sync-${account}.db`;
 }
+
+/** The PostgreSQL schema of an account that names none, in the database the top level names. */
+export function accountStoreSchema(account: string): string {
+  return `erp_sync_${account.replace(/-/g, '_')}`;
+}

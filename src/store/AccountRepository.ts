@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /** The company identity a store is bound to, as read from GET /account. */
 export interface AccountIdentity {
@@ -30,12 +30,12 @@ interface AccountRow {
 }
 
 export class AccountRepository {
-  readonly #get: Statement<[], AccountRow>;
-  readonly #bind: Statement<[string, string, string | null, string | null, string]>;
-  readonly #move: Statement<[string, string, string]>;
-  readonly #completeTaxId: Statement<[string]>;
+  readonly #get: SqlStatement<[], AccountRow>;
+  readonly #bind: SqlStatement<[string, string, string | null, string | null, string]>;
+  readonly #move: SqlStatement<[string, string, string]>;
+  readonly #completeTaxId: SqlStatement<[string]>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#get = db.prepare(
       `SELECT base_url, company_id, company_name, company_tax_id, bound_at, previous_base_url, moved_at
        FROM store_account WHERE id = 1`,

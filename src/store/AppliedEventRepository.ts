@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 import type { OrderEvent } from '../domain/orders.js';
 import type { RecordSource } from '../domain/records.js';
@@ -26,13 +26,13 @@ interface EventRow {
 
 /** ERP events already handled: a replay of the same event changes nothing on the platform. */
 export class AppliedEventRepository {
-  readonly #record: Statement<[string, number | null, string, string, string | null, string]>;
-  readonly #get: Statement<[string], EventRow>;
-  readonly #count: Statement<[], { outcome: string; n: number }>;
-  readonly #wait: Statement<[string, string, string, string]>;
-  readonly #waiting: Statement<[], { detail: string }>;
+  readonly #record: SqlStatement<[string, number | null, string, string, string | null, string]>;
+  readonly #get: SqlStatement<[string], EventRow>;
+  readonly #count: SqlStatement<[], { outcome: string; n: number }>;
+  readonly #wait: SqlStatement<[string, string, string, string]>;
+  readonly #waiting: SqlStatement<[], { detail: string }>;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.#record = db.prepare(
       `INSERT INTO applied_events (event_id, platform_order_id, kind, outcome, detail, applied_at)
        VALUES (?, ?, ?, ?, ?, ?)

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /** The most items the platform took in one bulk request of an endpoint, learned from its refusals. */
 export interface BulkLimit {
@@ -12,18 +12,18 @@ export interface BulkLimit {
  * platform account (invariant 12), so a limit here is that account's. No row: nothing was refused.
  */
 export class BulkLimitRepository {
-  readonly #get: Statement<[string], { size: number; learned_at: number }>;
-  readonly #lower: Statement<[string, number, number]>;
-  readonly #set: Statement<[string, number, number]>;
-  readonly #clear: Statement<[string]>;
+  readonly #get: SqlStatement<[string], { size: number; learned_at: number }>;
+  readonly #lower: SqlStatement<[string, number, number]>;
+  readonly #set: SqlStatement<[string, number, number]>;
+  readonly #clear: SqlStatement<[string]>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#get = db.prepare('SELECT size, learned_at FROM bulk_limits WHERE endpoint = ?');
     // Concurrent refusals each lower it: the smallest wins, and every refusal restarts the wait.
     this.#lower = db.prepare(
       `INSERT INTO bulk_limits (endpoint, size, learned_at) VALUES (?, ?, ?)
        ON CONFLICT (endpoint) DO UPDATE SET
-         size = min(bulk_limits.size, excluded.size), learned_at = excluded.learned_at`,
+         size = ${db.dialect.least('bulk_limits.size', 'excluded.size')}, learned_at = excluded.learned_at`,
     );
     this.#set = db.prepare(
       `INSERT INTO bulk_limits (endpoint, size, learned_at) VALUES (?, ?, ?)

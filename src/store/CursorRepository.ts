@@ -1,13 +1,13 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /** Named string positions: catalog cursors, ERP checkpoints. */
 export class CursorRepository {
-  readonly #get: Statement<[string], { value: string }>;
-  readonly #set: Statement<[string, string, string]>;
-  readonly #delete: Statement<[string]>;
-  readonly #all: Statement<[], { name: string; value: string; updated_at: string }>;
+  readonly #get: SqlStatement<[string], { value: string }>;
+  readonly #set: SqlStatement<[string, string, string]>;
+  readonly #delete: SqlStatement<[string]>;
+  readonly #all: SqlStatement<[], { name: string; value: string; updated_at: string }>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#get = db.prepare('SELECT value FROM cursors WHERE name = ?');
     this.#set = db.prepare(
       `INSERT INTO cursors (name, value, updated_at) VALUES (?, ?, ?)

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import { chunks } from './chunks.js';
 
 export type FingerprintPipeline = 'stock' | 'prices';
@@ -41,32 +41,34 @@ function* entryChunks(entries: Iterable<FingerprintEntry>): Generator<string> {
  * storage side of "a value read later is never overwritten by a value read earlier".
  */
 export class FingerprintRepository {
-  readonly #getMany: Statement<[string, string], [string, string, number, string | null, number]>;
-  readonly #put: Statement<[string, string, string]>;
-  readonly #markMissing: Statement<[string, number, string]>;
-  readonly #markInFlight: Statement<[string, string], string>;
-  readonly #clearMissing: Statement<[string, string]>;
-  readonly #isMissing: Statement<[string, string], { missing: number }>;
-  readonly #delete: Statement<[string, string]>;
-  readonly #clear: Statement<[string]>;
-  readonly #count: Statement<[string], { n: number; missing: number | null }>;
+  readonly #getMany: SqlStatement<[string, string], [string, string, number, string | null, number]>;
+  readonly #put: SqlStatement<[string, string, string]>;
+  readonly #markMissing: SqlStatement<[string, number, string]>;
+  readonly #markInFlight: SqlStatement<[string, string], string>;
+  readonly #clearMissing: SqlStatement<[string, string]>;
+  readonly #isMissing: SqlStatement<[string, string], { missing: number }>;
+  readonly #delete: SqlStatement<[string, string]>;
+  readonly #clear: SqlStatement<[string]>;
+  readonly #count: SqlStatement<[string], { n: number; missing: number | null }>;
 
   // The bulk statements take their rows as one JSON array (json_each): one statement per batch
   // whatever its size, where a statement per item cost about 0.4 s of CPU per 100k items.
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
+    const d = db.dialect;
+    const row = `${d.field('e', 0, 'text')}, ${d.field('e', 1, 'text')}, ${d.field('e', 2, 'integer')}`;
     // CROSS JOIN makes SQLite loop over the keys and probe the primary key (a plain JOIN lets it
     // scan the table once per key). Raw rows: no object per row on the scan's path.
     this.#getMany = db
       .prepare<[string, string], [string, string, number, string | null, number]>(
         `SELECT f.key, f.hash, f.generation, f.acked_at, f.missing
-         FROM json_each(?) AS k CROSS JOIN fingerprints AS f ON f.pipeline = ? AND f.key = k.value`,
+         FROM ${d.list('k', 'text')} ${d.listJoin} fingerprints AS f ON f.pipeline = ? AND f.key = k.value`,
       )
-      .raw(true);
+      .raw();
     // Rows: [key, hash, generation]. `WHERE true` parts the SELECT from the upsert clause.
     // Parameters bind in the order they appear (better-sqlite3 takes no ?NNN positions).
     this.#put = db.prepare(
       `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-       SELECT ?, e.value ->> 0, e.value ->> 1, e.value ->> 2, ?, 0 FROM json_each(?) AS e WHERE true
+       SELECT ?, ${row}, ?, 0 FROM ${d.rows('e')} WHERE true
        ON CONFLICT (pipeline, key) DO UPDATE SET
          hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
        WHERE excluded.generation >= fingerprints.generation`,
@@ -76,17 +78,17 @@ export class FingerprintRepository {
     this.#markInFlight = db
       .prepare<[string, string], string>(
         `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-         SELECT ?, e.value ->> 0, e.value ->> 1, e.value ->> 2, NULL, 0 FROM json_each(?) AS e WHERE true
+         SELECT ?, ${row}, NULL, 0 FROM ${d.rows('e')} WHERE true
          ON CONFLICT (pipeline, key) DO UPDATE SET
            hash = excluded.hash, generation = excluded.generation, acked_at = NULL, missing = 0
          WHERE excluded.generation >= fingerprints.generation
          RETURNING key`,
       )
-      .pluck(true);
+      .pluck();
     // A missing item keeps no hash worth matching: '' never equals a real fingerprint.
     this.#markMissing = db.prepare(
       `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-       SELECT ?, k.value, '', ?, NULL, 1 FROM json_each(?) AS k WHERE true
+       SELECT ?, k.value, '', CAST(? AS BIGINT), NULL, 1 FROM ${d.list('k', 'text')} WHERE true
        ON CONFLICT (pipeline, key) DO UPDATE SET missing = 1, hash = '', generation = excluded.generation
        WHERE excluded.generation >= fingerprints.generation`,
     );
@@ -120,7 +122,7 @@ export class FingerprintRepository {
     const ackedAt = new Date().toISOString();
     this.db.transaction(() => {
       for (const part of entryChunks(entries)) this.#put.run(pipeline, ackedAt, part);
-    })();
+    });
   }
 
   /**
@@ -133,14 +135,14 @@ export class FingerprintRepository {
     this.db.transaction(() => {
       for (const part of entryChunks(entries))
         for (const key of this.#markInFlight.all(pipeline, part)) marked.add(key);
-    })();
+    });
     return marked;
   }
 
   delete(pipeline: FingerprintPipeline, keys: Iterable<string>): void {
     this.db.transaction(() => {
       for (const key of keys) this.#delete.run(pipeline, key);
-    })();
+    });
   }
 
   clear(pipeline: FingerprintPipeline): void {
@@ -152,14 +154,14 @@ export class FingerprintRepository {
     this.db.transaction(() => {
       for (const part of chunks([...keys], BULK_CHUNK))
         this.#markMissing.run(pipeline, generation, JSON.stringify(part));
-    })();
+    });
   }
 
   /** The items exist on the platform now: their next scan pushes them (the empty hash matches nothing). */
   clearMissing(pipeline: FingerprintPipeline, keys: Iterable<string>): void {
     this.db.transaction(() => {
       for (const key of keys) this.#clearMissing.run(pipeline, key);
-    })();
+    });
   }
 
   isMissing(pipeline: FingerprintPipeline, key: string): boolean {

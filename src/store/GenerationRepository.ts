@@ -1,17 +1,17 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /**
  * Monotonic counters kept in the store: each scan takes the next generation, so a value read
  * later always carries a higher number than one read earlier, across processes and restarts.
  */
 export class GenerationRepository {
-  readonly #next: Statement<[string], { value: number }>;
-  readonly #current: Statement<[string], { value: number }>;
+  readonly #next: SqlStatement<[string], { value: number }>;
+  readonly #current: SqlStatement<[string], { value: number }>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#next = db.prepare(
       `INSERT INTO generations (name, value) VALUES (?, 1)
-       ON CONFLICT (name) DO UPDATE SET value = value + 1
+       ON CONFLICT (name) DO UPDATE SET value = generations.value + 1
        RETURNING value`,
     );
     this.#current = db.prepare('SELECT value FROM generations WHERE name = ?');

@@ -1,17 +1,17 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /**
  * A cross-process lock with expiry: two overlapping runs of one pipeline serialise, and the lease
  * of a crashed run lapses after its TTL. Each operation is one SQL statement, atomic in SQLite.
  */
 export class LeaseRepository {
-  readonly #acquire: Statement<[string, string, number, number]>;
-  readonly #renew: Statement<[number, string, string]>;
-  readonly #release: Statement<[string, string]>;
-  readonly #holder: Statement<[string, number], { owner: string; expires_at: number }>;
+  readonly #acquire: SqlStatement<[string, string, number, number]>;
+  readonly #renew: SqlStatement<[number, string, string]>;
+  readonly #release: SqlStatement<[string, string]>;
+  readonly #holder: SqlStatement<[string, number], { owner: string; expires_at: number }>;
 
   constructor(
-    db: Database,
+    db: SqlDatabase,
     private readonly now: () => number,
   ) {
     this.#acquire = db.prepare(

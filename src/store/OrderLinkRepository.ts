@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import type { OrderStatus, PaymentStatus } from '../domain/limits.js';
 
 /** A platform order the ERP confirmed, and the state of it the ERP last received. */
@@ -84,24 +84,24 @@ interface LinkRow {
 }
 
 export class OrderLinkRepository {
-  readonly #insert: Statement<unknown[]>;
-  readonly #deleteLines: Statement<[number]>;
-  readonly #insertLine: Statement<[number, number, string, number]>;
-  readonly #get: Statement<[number], LinkRow>;
-  readonly #byErpRef: Statement<[string], LinkRow>;
-  readonly #getMany: Statement<[string], LinkRow>;
-  readonly #list: Statement<[number, number], LinkRow>;
-  readonly #count: Statement<[], { n: number }>;
-  readonly #open: Statement<[string], LinkRow>;
-  readonly #held: Statement<[string, number], { sku: string; units: number }>;
-  readonly #setPending: Statement<[string, string, number, number]>;
-  readonly #commitChange: Statement<Record<string, string | number>>;
-  readonly #beginErpChange: Statement<[string, string, number]>;
-  readonly #endErpChange: Statement<Record<string, string | number | null>>;
-  readonly #guardMark: Statement<[], { mark: number }>;
-  readonly #acknowledge: Statement<[string, string, number]>;
+  readonly #insert: SqlStatement<unknown[]>;
+  readonly #deleteLines: SqlStatement<[number]>;
+  readonly #insertLine: SqlStatement<[number, number, string, number]>;
+  readonly #get: SqlStatement<[number], LinkRow>;
+  readonly #byErpRef: SqlStatement<[string], LinkRow>;
+  readonly #getMany: SqlStatement<[string], LinkRow>;
+  readonly #list: SqlStatement<[number, number], LinkRow>;
+  readonly #count: SqlStatement<[], { n: number }>;
+  readonly #open: SqlStatement<[string], LinkRow>;
+  readonly #held: SqlStatement<[string, number], { sku: string; units: number }>;
+  readonly #setPending: SqlStatement<[string, string, number, number]>;
+  readonly #commitChange: SqlStatement<Record<string, string | number>>;
+  readonly #beginErpChange: SqlStatement<[string, string, number]>;
+  readonly #endErpChange: SqlStatement<Record<string, string | number | null>>;
+  readonly #guardMark: SqlStatement<[], { mark: number }>;
+  readonly #acknowledge: SqlStatement<[string, string, number]>;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.#insert = db.prepare(
       `INSERT INTO order_links (platform_order_id, erp_ref, number, status, payment_status, platform_created_at,
          imported_at, updated_at)
@@ -117,7 +117,7 @@ export class OrderLinkRepository {
       'SELECT * FROM order_links WHERE erp_ref = ? ORDER BY platform_order_id LIMIT 1',
     );
     this.#getMany = db.prepare(
-      'SELECT l.* FROM json_each(?) AS k JOIN order_links AS l ON l.platform_order_id = k.value',
+      `SELECT l.* FROM ${db.dialect.list('k', 'integer')} JOIN order_links AS l ON l.platform_order_id = k.value`,
     );
     this.#list = db.prepare('SELECT * FROM order_links ORDER BY platform_order_id DESC LIMIT ? OFFSET ?');
     this.#count = db.prepare('SELECT count(*) AS n FROM order_links');
@@ -156,7 +156,7 @@ export class OrderLinkRepository {
     );
     this.#endErpChange = db.prepare(
       `UPDATE order_links SET
-         status = CASE WHEN @ifStatus IS NULL OR status = @ifStatus THEN coalesce(@status, status) ELSE status END,
+         status = CASE WHEN CAST(@ifStatus AS TEXT) IS NULL OR status = @ifStatus THEN coalesce(@status, status) ELSE status END,
          payment_status = coalesce(@payment, payment_status),
          erp_intent = NULL, guard_seq = ${nextSeq}, updated_at = @now
        WHERE platform_order_id = @id`,
@@ -183,12 +183,12 @@ export class OrderLinkRepository {
       ).changes;
       if (inserted === 0) return;
       this.#replaceLines(link.platformOrderId, link.lines);
-    })();
+    });
   }
 
   /** Lines of an order not linked yet (parked): the oversell guard holds their units too. */
   replaceLines(platformOrderId: number, lines: { sku: string; quantity: number }[]): void {
-    this.db.transaction(() => this.#replaceLines(platformOrderId, lines))();
+    this.db.transaction(() => this.#replaceLines(platformOrderId, lines));
   }
 
   #replaceLines(platformOrderId: number, lines: { sku: string; quantity: number }[]): void {
@@ -233,11 +233,11 @@ export class OrderLinkRepository {
   ): { platformOrderId: number; sku: string; units: number }[] {
     return this.db
       .prepare<[string, string, number], { platformOrderId: number; sku: string; units: number }>(
-        `SELECT l.platform_order_id AS platformOrderId, l.sku AS sku, sum(l.quantity) AS units
+        `SELECT l.platform_order_id AS "platformOrderId", l.sku AS sku, sum(l.quantity) AS units
          FROM order_lines AS l
          JOIN orders_seen AS s ON s.platform_order_id = l.platform_order_id
          LEFT JOIN order_links AS k ON k.platform_order_id = l.platform_order_id
-         WHERE l.sku IN (SELECT value FROM json_each(?)) AND ${HELD_WHERE}
+         WHERE l.sku IN (SELECT k.value FROM ${this.db.dialect.list('k', 'text')}) AND ${HELD_WHERE}
          GROUP BY l.platform_order_id, l.sku ORDER BY l.platform_order_id`,
       )
       .all(JSON.stringify(skus), ...heldBindings(rule));

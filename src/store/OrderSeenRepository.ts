@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /**
  * queued: found by a poll, not decided yet (GET + import pending). The others are decisions:
@@ -12,13 +12,13 @@ export type SeenOutcome = 'queued' | 'imported' | 'parked' | 'skipped' | 'erp_or
  * scan saw: a page of known orders means nothing older is unknown, whatever was killed when.
  */
 export class OrderSeenRepository {
-  readonly #enqueue: Statement<[number, string | null, string]>;
-  readonly #setOutcome: Statement<[number, string, string | null, string | null, string]>;
-  readonly #queued: Statement<[number], { platform_order_id: number }>;
-  readonly #known: Statement<[string], { id: number }>;
-  readonly #count: Statement<[], { outcome: string; n: number }>;
+  readonly #enqueue: SqlStatement<[number, string | null, string]>;
+  readonly #setOutcome: SqlStatement<[number, string, string | null, string | null, string]>;
+  readonly #queued: SqlStatement<[number], { platform_order_id: number }>;
+  readonly #known: SqlStatement<[string], { id: number }>;
+  readonly #count: SqlStatement<[], { outcome: string; n: number }>;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.#enqueue = db.prepare(
       `INSERT INTO orders_seen (platform_order_id, outcome, status, platform_created_at, seen_at)
        VALUES (?, 'queued', NULL, ?, ?) ON CONFLICT (platform_order_id) DO NOTHING`,
@@ -33,7 +33,7 @@ export class OrderSeenRepository {
        ORDER BY platform_order_id LIMIT ?`,
     );
     this.#known = db.prepare(
-      `SELECT s.platform_order_id AS id FROM json_each(?) AS k
+      `SELECT s.platform_order_id AS id FROM ${db.dialect.list('k', 'integer')}
        JOIN orders_seen AS s ON s.platform_order_id = k.value`,
     );
     this.#count = db.prepare('SELECT outcome, count(*) AS n FROM orders_seen GROUP BY outcome');
@@ -44,7 +44,7 @@ export class OrderSeenRepository {
     const now = new Date().toISOString();
     this.db.transaction(() => {
       for (const order of orders) this.#enqueue.run(order.id, order.createdAt, now);
-    })();
+    });
   }
 
   setOutcome(

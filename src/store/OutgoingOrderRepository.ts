@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /**
  * pending: intent recorded, POST /orders may or may not have been sent.
@@ -32,16 +32,16 @@ interface OutgoingRow {
 }
 
 export class OutgoingOrderRepository {
-  readonly #get: Statement<[string], OutgoingRow>;
-  readonly #intent: Statement<[string, string, string, string]>;
-  readonly #setState: Statement<[string, number | null, string | null, string, string]>;
-  readonly #attempt: Statement<[string, string]>;
-  readonly #erpRecorded: Statement<[string, string]>;
-  readonly #byPlatform: Statement<[number], OutgoingRow>;
-  readonly #knownSources: Statement<[string], { source_order_id: string }>;
-  readonly #list: Statement<[], OutgoingRow>;
+  readonly #get: SqlStatement<[string], OutgoingRow>;
+  readonly #intent: SqlStatement<[string, string, string, string]>;
+  readonly #setState: SqlStatement<[string, number | null, string | null, string, string]>;
+  readonly #attempt: SqlStatement<[string, string]>;
+  readonly #erpRecorded: SqlStatement<[string, string]>;
+  readonly #byPlatform: SqlStatement<[number], OutgoingRow>;
+  readonly #knownSources: SqlStatement<[string], { source_order_id: string }>;
+  readonly #list: SqlStatement<[], OutgoingRow>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#get = db.prepare('SELECT * FROM outgoing_orders WHERE source_order_id = ?');
     this.#intent = db.prepare(
       `INSERT INTO outgoing_orders (source_order_id, state, content_hash, created_at, updated_at)
@@ -62,7 +62,8 @@ export class OutgoingOrderRepository {
     );
     this.#byPlatform = db.prepare('SELECT * FROM outgoing_orders WHERE platform_order_id = ?');
     this.#knownSources = db.prepare(
-      'SELECT o.source_order_id FROM json_each(?) AS k JOIN outgoing_orders AS o ON o.source_order_id = k.value',
+      `SELECT o.source_order_id FROM ${db.dialect.list('k', 'text')}
+       JOIN outgoing_orders AS o ON o.source_order_id = k.value`,
     );
     this.#list = db.prepare('SELECT * FROM outgoing_orders ORDER BY created_at');
   }

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /** An order that could not be imported (unknown SKU, refused customer): kept until it goes in. */
 export interface ParkedOrder {
@@ -31,23 +31,23 @@ export function nextAttemptDelayMs(attempts: number, baseMs = 60_000): number {
 }
 
 export class ParkedOrderRepository {
-  readonly #park: Statement<unknown[]>;
-  readonly #remove: Statement<[number]>;
-  readonly #get: Statement<[number], ParkedRow>;
-  readonly #list: Statement<[], ParkedRow>;
-  readonly #due: Statement<[string, number], ParkedRow>;
-  readonly #count: Statement<[], { n: number }>;
-  readonly #oldest: Statement<[], { oldest: string | null }>;
-  readonly #makeDue: Statement<[string, number]>;
+  readonly #park: SqlStatement<unknown[]>;
+  readonly #remove: SqlStatement<[number]>;
+  readonly #get: SqlStatement<[number], ParkedRow>;
+  readonly #list: SqlStatement<[], ParkedRow>;
+  readonly #due: SqlStatement<[string, number], ParkedRow>;
+  readonly #count: SqlStatement<[], { n: number }>;
+  readonly #oldest: SqlStatement<[], { oldest: string | null }>;
+  readonly #makeDue: SqlStatement<[string, number]>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#park = db.prepare(
       `INSERT INTO parked_orders (platform_order_id, number, code, reason, attempts, first_parked_at, last_attempt_at,
          next_attempt_at)
        VALUES (@id, @number, @code, @reason, 1, @now, @now, @next)
        ON CONFLICT (platform_order_id) DO UPDATE SET
-         code = excluded.code, reason = excluded.reason, attempts = attempts + 1,
-         last_attempt_at = excluded.last_attempt_at, number = coalesce(excluded.number, number),
+         code = excluded.code, reason = excluded.reason, attempts = parked_orders.attempts + 1,
+         last_attempt_at = excluded.last_attempt_at, number = coalesce(excluded.number, parked_orders.number),
          next_attempt_at = @nextAgain`,
     );
     this.#remove = db.prepare('DELETE FROM parked_orders WHERE platform_order_id = ?');

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /** See PRODUCTS_MIGRATION: pending and unknown creates are searched by SKU before any new POST. */
 export type ProductCreateState = 'pending' | 'unknown' | 'rejected';
@@ -22,18 +22,18 @@ interface CreateRow {
 const CHUNK = 500;
 
 export class ProductCreateRepository {
-  readonly #get: Statement<[string], CreateRow>;
-  readonly #getMany: Statement<[string], CreateRow>;
-  readonly #intent: Statement<[string, string, string]>;
-  readonly #attempt: Statement<[string, string]>;
-  readonly #setState: Statement<[string, string | null, string, string]>;
-  readonly #delete: Statement<[string]>;
-  readonly #count: Statement<[], { n: number }>;
+  readonly #get: SqlStatement<[string], CreateRow>;
+  readonly #getMany: SqlStatement<[string], CreateRow>;
+  readonly #intent: SqlStatement<[string, string, string]>;
+  readonly #attempt: SqlStatement<[string, string]>;
+  readonly #setState: SqlStatement<[string, string | null, string, string]>;
+  readonly #delete: SqlStatement<[string]>;
+  readonly #count: SqlStatement<[], { n: number }>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#get = db.prepare('SELECT * FROM product_creates WHERE sku = ?');
     this.#getMany = db.prepare(
-      'SELECT c.* FROM json_each(?) AS k CROSS JOIN product_creates AS c ON c.sku = k.value',
+      `SELECT c.* FROM ${db.dialect.list('k', 'text')} ${db.dialect.listJoin} product_creates AS c ON c.sku = k.value`,
     );
     // A refused create may be tried again with new content; a pending or unknown one keeps its
     // attempts (they say a POST may be out there).

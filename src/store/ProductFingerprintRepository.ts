@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 
 /** Field (spec name) -> fingerprint of the value the platform acknowledged. */
 export type FieldFingerprints = Record<string, string>;
@@ -11,13 +11,14 @@ const CHUNK = 500;
  * field is unknown and sent again next run, whatever the ERP says then.
  */
 export class ProductFingerprintRepository {
-  readonly #getMany: Statement<[string], { sku: string; fields: string }>;
-  readonly #put: Statement<[string, string, string]>;
-  readonly #delete: Statement<[string]>;
+  readonly #getMany: SqlStatement<[string], { sku: string; fields: string }>;
+  readonly #put: SqlStatement<[string, string, string]>;
+  readonly #delete: SqlStatement<[string]>;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.#getMany = db.prepare(
-      'SELECT f.sku, f.fields FROM json_each(?) AS k CROSS JOIN product_fingerprints AS f ON f.sku = k.value',
+      `SELECT f.sku, f.fields FROM ${db.dialect.list('k', 'text')}
+       ${db.dialect.listJoin} product_fingerprints AS f ON f.sku = k.value`,
     );
     this.#put = db.prepare(
       `INSERT INTO product_fingerprints (sku, fields, acked_at) VALUES (?, ?, ?)
@@ -51,7 +52,7 @@ export class ProductFingerprintRepository {
         for (const field of remove ?? []) delete fields[field];
         this.#put.run(sku, JSON.stringify(fields), ackedAt);
       }
-    })();
+    });
   }
 
   delete(sku: string): void {

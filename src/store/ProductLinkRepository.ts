@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import { itemKeyString, type ItemKey } from '../domain/records.js';
 import { chunks } from './chunks.js';
 
@@ -22,15 +22,16 @@ interface LinkRow {
 const CHUNK = 500;
 
 export class ProductLinkRepository {
-  readonly #upsert: Statement<[string, string, number, number | null, string | null, string]>;
-  readonly #get: Statement<[string, string], LinkRow>;
-  readonly #getMany: Statement<[string], LinkRow>;
-  readonly #all: Statement<[], LinkRow>;
-  readonly #byProduct: Statement<[number], LinkRow>;
-  readonly #count: Statement<[], { n: number }>;
-  readonly #delete: Statement<[string, string]>;
+  readonly #upsert: SqlStatement<[string, string, number, number | null, string | null, string]>;
+  readonly #get: SqlStatement<[string, string], LinkRow>;
+  readonly #getMany: SqlStatement<[string], LinkRow>;
+  readonly #all: SqlStatement<[], LinkRow>;
+  readonly #byProduct: SqlStatement<[number], LinkRow>;
+  readonly #count: SqlStatement<[], { n: number }>;
+  readonly #delete: SqlStatement<[string, string]>;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
+    const d = db.dialect;
     this.#upsert = db.prepare(
       `INSERT INTO product_links (sku, variant_sku, product_id, variant_id, platform_updated_at, linked_at)
        VALUES (?, ?, ?, ?, ?, ?)
@@ -44,9 +45,9 @@ export class ProductLinkRepository {
     // json_each keeps one prepared statement for any chunk size; CROSS JOIN makes SQLite loop over
     // the keys and probe the primary key.
     this.#getMany = db.prepare(
-      `SELECT l.* FROM json_each(?) AS k
-       CROSS JOIN product_links AS l
-         ON l.sku = json_extract(k.value, '$[0]') AND l.variant_sku = json_extract(k.value, '$[1]')`,
+      `SELECT l.* FROM ${d.rows('k')}
+       ${d.listJoin} product_links AS l
+         ON l.sku = ${d.field('k', 0, 'text')} AND l.variant_sku = ${d.field('k', 1, 'text')}`,
     );
     this.#all = db.prepare('SELECT * FROM product_links ORDER BY sku, variant_sku');
     this.#byProduct = db.prepare('SELECT * FROM product_links WHERE product_id = ? ORDER BY variant_sku');
@@ -68,7 +69,7 @@ export class ProductLinkRepository {
           now,
         );
       }
-    })();
+    });
   }
 
   get(sku: string, variantSku?: string | null): ProductLink | undefined {

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import type { RecordSource, Reject } from '../domain/records.js';
 
 /** A reject as the store keeps it: how often and since when it was seen, and whether it is resolved. */
@@ -43,29 +43,30 @@ interface Filter {
   variants: string | null;
 }
 
-const ITEM_FILTER = '(@sku IS NULL OR key = @sku OR (substr(key, 1, length(@sku) + 1) = @variants))';
+const ITEM_FILTER =
+  '(CAST(@sku AS TEXT) IS NULL OR key = @sku OR (substr(key, 1, length(@sku) + 1) = @variants))';
 
 function filterOf(pipeline: string | undefined, sku: string | undefined): Filter {
   return { pipeline: pipeline ?? null, sku: sku ?? null, variants: sku === undefined ? null : `${sku}/` };
 }
 
 export class RejectRepository {
-  readonly #record: Statement<
+  readonly #record: SqlStatement<
     [string, string, string, string | null, number | null, string | null, string, string]
   >;
-  readonly #resolve: Statement<[string, string, string]>;
-  readonly #resolveAllExcept: Statement<[string, string, string]>;
-  readonly #list: Statement<[Filter & { all: number; limit: number; offset: number }], RejectRow>;
-  readonly #countOpen: Statement<[Filter], { n: number }>;
-  readonly #countOpenByPipeline: Statement<[], { pipeline: string; n: number }>;
+  readonly #resolve: SqlStatement<[string, string, string]>;
+  readonly #resolveAllExcept: SqlStatement<[string, string, string]>;
+  readonly #list: SqlStatement<[Filter & { all: number; limit: number | null; offset: number }], RejectRow>;
+  readonly #countOpen: SqlStatement<[Filter], { n: number }>;
+  readonly #countOpenByPipeline: SqlStatement<[], { pipeline: string; n: number }>;
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: SqlDatabase) {
     // Seen again: count it, keep first_seen, and reopen it if it had been resolved.
     this.#record = db.prepare(
       `INSERT INTO rejects (pipeline, key, reason, source_file, source_line, source_row, first_seen, last_seen, count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
        ON CONFLICT (pipeline, key, reason) DO UPDATE SET
-         count = count + 1,
+         count = rejects.count + 1,
          last_seen = excluded.last_seen,
          source_file = excluded.source_file,
          source_line = excluded.source_line,
@@ -77,16 +78,16 @@ export class RejectRepository {
     );
     this.#resolveAllExcept = db.prepare(
       `UPDATE rejects SET resolved_at = ?
-       WHERE pipeline = ? AND resolved_at IS NULL AND key NOT IN (SELECT value FROM json_each(?))`,
+       WHERE pipeline = ? AND resolved_at IS NULL AND key NOT IN (SELECT k.value FROM ${db.dialect.list('k', 'text')})`,
     );
     this.#list = db.prepare(
       `SELECT * FROM rejects
-       WHERE (@pipeline IS NULL OR pipeline = @pipeline) AND (@all = 1 OR resolved_at IS NULL) AND ${ITEM_FILTER}
+       WHERE (CAST(@pipeline AS TEXT) IS NULL OR pipeline = @pipeline) AND (@all = 1 OR resolved_at IS NULL) AND ${ITEM_FILTER}
        ORDER BY last_seen DESC, pipeline, key LIMIT @limit OFFSET @offset`,
     );
     this.#countOpen = db.prepare(
       `SELECT count(*) AS n FROM rejects
-       WHERE resolved_at IS NULL AND (@pipeline IS NULL OR pipeline = @pipeline) AND ${ITEM_FILTER}`,
+       WHERE resolved_at IS NULL AND (CAST(@pipeline AS TEXT) IS NULL OR pipeline = @pipeline) AND ${ITEM_FILTER}`,
     );
     this.#countOpenByPipeline = db.prepare(
       'SELECT pipeline, count(*) AS n FROM rejects WHERE resolved_at IS NULL GROUP BY pipeline',
@@ -111,7 +112,7 @@ export class RejectRepository {
   recordMany(rejects: Iterable<Reject>): void {
     this.db.transaction(() => {
       for (const reject of rejects) this.record(reject);
-    })();
+    });
   }
 
   /** Marks every open reject of the key resolved (the item went through). */
@@ -123,7 +124,7 @@ export class RejectRepository {
     const now = new Date().toISOString();
     this.db.transaction(() => {
       for (const key of keys) this.#resolve.run(now, pipeline, key);
-    })();
+    });
   }
 
   /** After a full scan: every open reject whose key was not rejected again is resolved. */
@@ -139,7 +140,7 @@ export class RejectRepository {
     const rows = this.#list.all({
       ...filterOf(options.pipeline, options.sku),
       all: options.includeResolved ? 1 : 0,
-      limit: options.limit ?? -1,
+      limit: options.limit ?? this.db.dialect.noLimit,
       offset: options.offset ?? 0,
     });
     return rows.sort(readingOrder).map(toStored);

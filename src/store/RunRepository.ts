@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import { processIdentity } from './processIdentity.js';
 
 export type RunStatus = 'running' | 'ok' | 'failed';
@@ -30,17 +30,17 @@ interface RunRow {
 }
 
 export class RunRepository {
-  readonly #start: Statement<[string, string, string, string]>;
-  readonly #progress: Statement<[string, string, string]>;
-  readonly #finish: Statement<[string, string, string, string | null, number]>;
-  readonly #recent: Statement<[number], RunRow>;
-  readonly #last: Statement<[string], RunRow>;
-  readonly #get: Statement<[number], RunRow>;
-  readonly #lastOk: Statement<[string], RunRow>;
+  readonly #start: SqlStatement<[string, string, string, string], { id: number }>;
+  readonly #progress: SqlStatement<[string, string, string]>;
+  readonly #finish: SqlStatement<[string, string, string, string | null, number]>;
+  readonly #recent: SqlStatement<[number], RunRow>;
+  readonly #last: SqlStatement<[string], RunRow>;
+  readonly #get: SqlStatement<[number], RunRow>;
+  readonly #lastOk: SqlStatement<[string], RunRow>;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#start = db.prepare(
-      `INSERT INTO runs (pipeline, status, started_at, options, owner) VALUES (?, 'running', ?, ?, ?)`,
+      `INSERT INTO runs (pipeline, status, started_at, options, owner) VALUES (?, 'running', ?, ?, ?) RETURNING id`,
     );
     this.#progress = db.prepare(
       `UPDATE runs SET counts = ?
@@ -58,10 +58,8 @@ export class RunRepository {
   }
 
   start(pipeline: string, options: object = {}): number {
-    return Number(
-      this.#start.run(pipeline, new Date().toISOString(), JSON.stringify(options), processIdentity())
-        .lastInsertRowid,
-    );
+    return this.#start.get(pipeline, new Date().toISOString(), JSON.stringify(options), processIdentity())!
+      .id;
   }
 
   /**

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Database } from 'better-sqlite3';
 import type { Logger } from '../logger.js';
 import { AccountRepository } from './AccountRepository.js';
 import { BulkLimitRepository } from './BulkLimitRepository.js';
@@ -16,7 +15,9 @@ import { ProductLinkRepository } from './ProductLinkRepository.js';
 import { createProductRepositories, type ProductRepositories } from './productRepositories.js';
 import { RejectRepository } from './RejectRepository.js';
 import { RunRepository } from './RunRepository.js';
-import { StoreError } from './StoreError.js';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
+import { SqliteDatabase } from './sql/SqliteDatabase.js';
+import { StoreError, StoreNotFoundError } from './StoreError.js';
 
 export interface StoreOptions {
   logger?: Logger;
@@ -31,8 +32,9 @@ export interface StoreOptions {
 }
 
 /**
- * The daemon's local SQLite state. Several processes may open the same file (WAL mode, busy
- * timeout); each repository holds its own prepared statements.
+ * The daemon's state, in SQLite (a file several processes of one host open: WAL mode, busy
+ * timeout) or PostgreSQL (processes on several hosts), behind the SQL port `db`; each repository
+ * holds its own prepared statements.
  * Another feature adds its repositories as further readonly properties built in the constructor.
  */
 export class Store {
@@ -52,7 +54,8 @@ export class Store {
   readonly products: ProductRepositories;
 
   constructor(
-    readonly db: Database,
+    readonly db: SqlDatabase,
+    /** Where the store is, fit to show: the SQLite file, or the PostgreSQL URL (no password) and schema. */
     readonly path: string,
     options: StoreOptions = {},
   ) {
@@ -71,35 +74,36 @@ export class Store {
 
   /** Runs fn in one transaction (nested calls become savepoints); returns its result. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.db.close();
   }
 }
 
 /** Opens (creating if needed) the store at `path`, or an in-memory one for ':memory:', migrated. */
 export function openStore(path: string, options: StoreOptions = {}): Store {
-  let db: Database;
+  let native: BetterSqlite3.Database;
   if (options.mustExist && path !== ':memory:' && !existsSync(path)) {
-    throw new StoreError(
+    throw new StoreNotFoundError(
       `no store at ${path}: nothing has run with this store.path yet, or the path is wrong`,
     );
   }
   try {
     if (path !== ':memory:' && !options.mustExist) mkdirSync(dirname(path), { recursive: true });
-    db = new BetterSqlite3(path, {
+    native = new BetterSqlite3(path, {
       timeout: options.busyTimeoutMs ?? 10_000,
       fileMustExist: options.mustExist ?? false,
     });
   } catch (error) {
     throw new StoreError(`cannot open the store at ${path}: ${(error as Error).message}`, { cause: error });
   }
+  const db = new SqliteDatabase(native);
   try {
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
+    if (path !== ':memory:') native.pragma('journal_mode = WAL');
+    native.pragma('synchronous = NORMAL');
+    native.pragma('foreign_keys = ON');
     const applied = migrate(db, options.migrations ?? MIGRATIONS);
     if (applied.length) options.logger?.info({ path, applied }, 'store migrated');
     return new Store(db, path, options);

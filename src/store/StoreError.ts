@@ -6,3 +6,6 @@ export class StoreError extends ErpSyncError {
     super('store_failure', message, options?.details ?? {}, options);
   }
 }
+
+/** A command that only looks found no store where the configuration points (it never creates one). */
+export class StoreNotFoundError extends StoreError {}

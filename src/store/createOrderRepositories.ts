@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
 import { AppliedEventRepository } from './AppliedEventRepository.js';
 import { OrderLinkRepository } from './OrderLinkRepository.js';
 import { OrderSeenRepository } from './OrderSeenRepository.js';
@@ -14,7 +14,7 @@ export interface OrderRepositories {
   outgoing: OutgoingOrderRepository;
 }
 
-export function createOrderRepositories(db: Database): OrderRepositories {
+export function createOrderRepositories(db: SqlDatabase): OrderRepositories {
   return {
     links: new OrderLinkRepository(db),
     seen: new OrderSeenRepository(db),

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
 import type { Migration } from './migrations.js';
 import { StoreError } from './StoreError.js';
 
@@ -6,12 +6,14 @@ import { StoreError } from './StoreError.js';
  * Applies the migrations not applied yet, each in its own IMMEDIATE transaction so that two
  * processes opening the same new file do not both run one (the second waits, then sees it done).
  */
-export function migrate(db: Database, migrations: readonly Migration[]): number[] {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version INTEGER PRIMARY KEY,
-    name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-  )`);
+export function migrate(db: SqlDatabase, migrations: readonly Migration[]): number[] {
+  db.immediateTransaction(() =>
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    )`),
+  );
   const versions = migrations.map((m) => m.version);
   if (new Set(versions).size !== versions.length) {
     throw new StoreError('duplicate migration version in the migration list');
@@ -22,14 +24,14 @@ export function migrate(db: Database, migrations: readonly Migration[]): number[
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    const apply = db.transaction(() => {
+    const apply = () => {
       if (isApplied.get(migration.version)) return false;
       migration.up(db);
       record.run(migration.version, migration.name, new Date().toISOString());
       return true;
-    });
+    };
     try {
-      if (apply.immediate()) applied.push(migration.version);
+      if (db.immediateTransaction(apply)) applied.push(migration.version);
     } catch (error) {
       throw new StoreError(
         `migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,

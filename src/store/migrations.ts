@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
 import { ORDERS_ECHO_GUARD_MIGRATION, ORDERS_MIGRATION } from './ordersMigration.js';
 import { PRODUCTS_MIGRATION } from './productsMigration.js';
 
@@ -9,7 +9,7 @@ import { PRODUCTS_MIGRATION } from './productsMigration.js';
 export interface Migration {
   version: number;
   name: string;
-  up(db: Database): void;
+  up(db: SqlDatabase): void;
 }
 
 export const MIGRATIONS: Migration[] = [

@@ -1,11 +1,11 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
 
 /**
  * Tables of the order pipelines (issue 5). Version 50 leaves room for the other features'
  * migrations before it; versions need not be contiguous.
  */
 // Shaped like Migration (not imported: migrations.ts imports this file).
-export const ORDERS_MIGRATION: { version: number; name: string; up(db: Database): void } = {
+export const ORDERS_MIGRATION: { version: number; name: string; up(db: SqlDatabase): void } = {
   version: 50,
   name: 'order links, lines, seen orders, parked orders, applied events, outgoing orders',
   up(db) {
@@ -91,7 +91,7 @@ export const ORDERS_MIGRATION: { version: number; name: string; up(db: Database)
  * platform right now, and a store-wide sequence that moves whenever feedback touches an order's
  * delivered state, so the orders pipeline can tell a list read before that touch.
  */
-export const ORDERS_ECHO_GUARD_MIGRATION: { version: number; name: string; up(db: Database): void } = {
+export const ORDERS_ECHO_GUARD_MIGRATION: { version: number; name: string; up(db: SqlDatabase): void } = {
   version: 60,
   name: 'order links: the ERP change in flight and the feedback sequence (echo guard)',
   up(db) {

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
 import { ProductCreateRepository } from './ProductCreateRepository.js';
 import { ProductFingerprintRepository } from './ProductFingerprintRepository.js';
 
@@ -8,6 +8,6 @@ export interface ProductRepositories {
   fingerprints: ProductFingerprintRepository;
 }
 
-export function createProductRepositories(db: Database): ProductRepositories {
+export function createProductRepositories(db: SqlDatabase): ProductRepositories {
   return { creates: new ProductCreateRepository(db), fingerprints: new ProductFingerprintRepository(db) };
 }

@@ -1,10 +1,10 @@
-import type { Database } from 'better-sqlite3';
+import type { SqlDatabase } from './sql/SqlDatabase.js';
 
 /**
  * Tables of the products pipeline (issue 14). Version 51: the next free one after the orders' 50.
  */
 // Shaped like Migration (not imported: migrations.ts imports this file).
-export const PRODUCTS_MIGRATION: { version: number; name: string; up(db: Database): void } = {
+export const PRODUCTS_MIGRATION: { version: number; name: string; up(db: SqlDatabase): void } = {
   version: 51,
   name: 'product creates (intent before POST /products), product field fingerprints',
   up(db) {

@@ -3,7 +3,7 @@ import type { ApiClientOptions } from '../api/index.js';
 import type { ResponseInfo } from '../api/transport.js';
 import type { Config } from '../config.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
-import { openStore } from '../store/index.js';
+import { openStoreFromConfig } from '../store/index.js';
 import { createPlatformClient } from './createPlatformClient.js';
 import { createOrderReservations } from './orders/reservations.js';
 import type { ReservationSource, SyncContext } from './frame/types.js';
@@ -30,7 +30,7 @@ export async function createSyncContext(
     ...options.client,
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
   });
-  const store = openStore(config.store.path);
+  const store = openStoreFromConfig(config.store);
   let erp;
   try {
     // The factory binds the adapter's own `module` (a second binding would repeat the key).

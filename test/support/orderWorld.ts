@@ -6,7 +6,7 @@ import { parseConfig, type Config } from '../../src/config.js';
 import type { ErpAdapter } from '../../src/erp/ErpAdapter.js';
 import { silentLogger } from '../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js';
-import { openStore } from '../../src/store/index.js';
+import { openStoreFromConfig } from '../../src/store/index.js';
 import type { Store } from '../../src/store/Store.js';
 import type { SyncContext } from '../../src/sync/frame/types.js';
 import { openErpAdapter } from '../../src/erp/createErpAdapter.js';
@@ -70,7 +70,7 @@ export async function startOrderWorld(options: WorldOptions = {}): Promise<Order
         retries: cfg.api.retries,
         deadlineMs: cfg.api.deadlineMs,
       });
-      const store = openStore(cfg.store.path);
+      const store = openStoreFromConfig(cfg.store);
       const entry: (typeof opened)[number] = { store, client };
       opened.push(entry);
       const erp: ErpAdapter = await openErpAdapter(cfg.erp, silentLogger());

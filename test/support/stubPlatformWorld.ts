@@ -5,7 +5,7 @@ import { createApiClient, type ApiClient } from '../../src/api/createApiClient.j
 import { parseConfig } from '../../src/config.js';
 import { openErpAdapter } from '../../src/erp/createErpAdapter.js';
 import { silentLogger } from '../../src/logger.js';
-import { openStore } from '../../src/store/index.js';
+import { openStoreFromConfig } from '../../src/store/index.js';
 import type { Store } from '../../src/store/Store.js';
 import type { SyncContext } from '../../src/sync/frame/types.js';
 import {
@@ -49,7 +49,7 @@ export async function startStubPlatformWorld(
         timeoutMs: config.api.timeoutMs,
         retries: config.api.retries,
       });
-      const store = openStore(config.store.path);
+      const store = openStoreFromConfig(config.store);
       opened.push({ store, client });
       const erp = await openErpAdapter(config.erp, silentLogger());
       return { client, erp, store, config, logger: silentLogger() };

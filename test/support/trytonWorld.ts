@@ -8,7 +8,7 @@ import { openErpAdapter } from '../../src/erp/createErpAdapter.js';
 import { TrytonClient } from '../../src/erp/tryton/TrytonClient.js';
 import { silentLogger } from '../../src/logger.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/startSandbox.js';
-import { openStore } from '../../src/store/index.js';
+import { openStoreFromConfig } from '../../src/store/index.js';
 import type { Store } from '../../src/store/Store.js';
 import type { SyncContext } from '../../src/sync/frame/types.js';
 import { startTryton, TRYTON_SEED, type TrytonServer } from './trytonServer.js';
@@ -104,7 +104,7 @@ export async function startTrytonWorld(
         retries: cfg.api.retries,
         deadlineMs: cfg.api.deadlineMs,
       });
-      const store = openStore(cfg.store.path);
+      const store = openStoreFromConfig(cfg.store);
       const adapter = await openErpAdapter(cfg.erp, silentLogger());
       opened.push({
         store,

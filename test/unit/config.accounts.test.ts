@@ -61,9 +61,9 @@ describe('accounts: several accounts in one configuration', () => {
     expect(globex!.api).toMatchObject({ baseUrl: URL_B, apiKey: KEY_B });
     expect([acme!.sync.concurrency, globex!.sync.concurrency]).toEqual([3, 1]);
     expect(acme!.erp).toMatchObject({ type: 'file', path: join(dir, 'shared-erp') });
-    expect([acme!.store.path, globex!.store.path]).toEqual([
-      join(dir, 'data/erp-sync-acme.db'),
-      join(dir, 'data/erp-sync-globex.db'),
+    expect([acme!.store, globex!.store]).toEqual([
+      { path: join(dir, 'data/erp-sync-acme.db') },
+      { path: join(dir, 'data/erp-sync-globex.db') },
     ]);
     expect([acme!.redis.prefix, globex!.redis.prefix]).toEqual(['erp-sync-acme', 'erp-sync-globex']);
   });
@@ -73,9 +73,9 @@ describe('accounts: several accounts in one configuration', () => {
       file: 'config/accounts.example.yaml',
       env: { ACME_CMS_API_KEY: KEY_A, GLOBEX_CMS_API_KEY: KEY_B },
     });
-    expect(deployment.accounts.map((a) => [a.name, a.config.store.path, a.config.schedules.prices])).toEqual([
-      ['acme', resolve('data/erp-sync-acme.db'), '*/15 * * * *'],
-      ['globex', resolve('data/erp-sync-globex.db'), 'off'],
+    expect(deployment.accounts.map((a) => [a.name, a.config.store, a.config.schedules.prices])).toEqual([
+      ['acme', { path: resolve('data/erp-sync-acme.db') }, '*/15 * * * *'],
+      ['globex', { path: resolve('data/erp-sync-globex.db') }, 'off'],
     ]);
   });
 
@@ -107,7 +107,7 @@ describe('accounts: several accounts in one configuration', () => {
     expect(deployment.multi).toBe(false);
     expect(deployment.accounts.map((a) => a.name)).toEqual(['default']);
     expect(deployment.accounts[0]!.config.redis.prefix).toBe('erp-sync');
-    expect(deployment.accounts[0]!.config.store.path).toBe(join(dir, 'data/erp-sync.db'));
+    expect(deployment.accounts[0]!.config.store).toEqual({ path: join(dir, 'data/erp-sync.db') });
     expect(loadConfig({ file: single, env, account: 'default' }).api.apiKey).toBe(KEY_A);
     expect(() => loadConfig({ file: single, env, account: 'acme' })).toThrow(
       'no account "acme": the configuration has no accounts list, its one account is "default"',

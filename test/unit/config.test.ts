@@ -38,7 +38,7 @@ describe('configuration loading', () => {
       concurrency: 4,
       safetyBuffer: { units: 0, rules: [] },
     });
-    expect(config.store.path).toBe(resolve('data/erp-sync.db'));
+    expect(config.store).toEqual({ path: resolve('data/erp-sync.db') });
   });
 
   it('loads the shipped deployment configurations too', () => {

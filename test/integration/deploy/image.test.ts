@@ -494,7 +494,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
     });
     expect(config.erp).toMatchObject({ type: 'file', path: '/data/erp' });
-    expect(config.store.path).toBe('/data/erp-sync.db');
+    expect(config.store).toEqual({ path: '/data/erp-sync.db' });
     // the same file with the container's /data moved into the temp root
     const imageConfig = inRoot('/etc/erp-sync/config.yaml');
     writeFileSync(

@@ -81,7 +81,7 @@ describe('systemd units', () => {
       api: { baseUrl: 'http://localhost/api/v2', apiKey: 'x' },
     });
     const stateDirectory = /^StateDirectory=(\S+)$/m.exec(service)?.[1];
-    expect(dirname(config.store.path)).toBe(`/var/lib/${stateDirectory}`);
+    expect(dirname((config.store as { path: string }).path)).toBe(`/var/lib/${stateDirectory}`);
     const writable = /^ReadWritePaths=(.+)$/m.exec(service)?.[1]?.split(/\s+/) ?? [];
     expect(config.erp.type).toBe('file');
     expect(writable).toContain(config.erp.type === 'file' ? config.erp.path : undefined);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/store/index.js';
+import { openStoreFromConfig } from '../../../src/store/index.js';
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import { fileExists } from '../../../src/erp/file/orders/atomicFile.js';
 import type { RequestLogEntry, Sandbox } from '../../../src/sandbox/index.js';
@@ -91,7 +91,7 @@ const isOrderCreated = (e: RequestLogEntry) =>
 
 async function checkConsistent(world: OrderWorld): Promise<{ linked: number; files: number }> {
   const erpDir = join(world.dir, 'erp');
-  const store = openStore(world.config.store.path);
+  const store = openStoreFromConfig(world.config.store);
   try {
     const links = orderRepositoriesOf(store).links.list(100_000);
     // A link is written only after the ERP confirmed: every linked order has its file.
@@ -152,7 +152,7 @@ describe('orders import killed at random points', () => {
       // an order, and removed by a later run once a minute old.
       expect(outbox.temp.length).toBeLessThanOrEqual(8 * 4);
       expect(final.linked).toBe(expected.length);
-      const store = openStore(world.config.store.path);
+      const store = openStoreFromConfig(world.config.store);
       expect(orderRepositoriesOf(store).seen.queued()).toEqual([]);
       store.close();
       expect(partial).toBeGreaterThan(0);

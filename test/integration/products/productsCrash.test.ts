@@ -83,7 +83,7 @@ describe('products created while the process is killed at random points', () => 
     const configPath = writeConfigFile(join(harness.dir, 'config.yaml'), {
       api: { baseUrl: harness.sandbox.url, apiKey: harness.sandbox.keys.primary, retries: 1 },
       erp: { type: 'file', path: harness.dir, stableMs: 0 },
-      store: { path: harness.config.store.path },
+      store: harness.config.store,
       sync: { concurrency: 4 },
       products: { enabled: true },
       log: { level: 'silent' },

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../../src/sync/frame/types.js';
-import { openStore } from '../../../src/store/index.js';
+import { openStoreFromConfig } from '../../../src/store/index.js';
 import { runCli } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 
@@ -49,7 +49,7 @@ describe('erp-sync run-once', () => {
     expect(dry.stdout).toContain('stock: would send 3 item(s) in 1 request(s); the first 3:');
     expect(dry.stdout).toContain(`  {"sku":"${bulkSku(2)}","quantity":12}`);
     expect(harness.writes()).toEqual([]);
-    const store = openStore(harness.config.store.path);
+    const store = openStoreFromConfig(harness.config.store);
     try {
       expect(store.fingerprints.count('stock').total).toBe(0);
       expect(store.runs.recent()).toEqual([]);

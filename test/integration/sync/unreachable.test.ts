@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/store/index.js';
+import { openStoreFromConfig } from '../../../src/store/index.js';
 import { CATALOG_CURSOR } from '../../../src/sync/catalog/catalog.js';
 import { runCli, STACK_TRACE } from '../../support/cli.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
@@ -22,7 +22,7 @@ async function closedPort(): Promise<number> {
 
 /** What the store holds as acknowledged after a run. */
 function acknowledged(h: Harness): { stock: number; prices: number; cursor: string | null } {
-  const store = openStore(h.config.store.path);
+  const store = openStoreFromConfig(h.config.store);
   try {
     return {
       stock: store.fingerprints.count('stock').total,

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/Store.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
 import { StoreError } from '../../../src/store/StoreError.js';
+import type { SqliteDatabase } from '../../../src/store/sql/SqliteDatabase.js';
 import { tempDir } from '../../support/tempDir.js';
 
 const cleanups: (() => void)[] = [];
@@ -34,8 +35,8 @@ describe('openStore', () => {
     const { path, open } = fileStore();
     const store = open();
     expect(existsSync(path)).toBe(true);
-    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    expect((store.db as SqliteDatabase).native.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect((store.db as SqliteDatabase).native.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
   });
 
   it('applies every migration once and nothing more on reopen', () => {

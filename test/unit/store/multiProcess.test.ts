@@ -1,46 +1,65 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../../src/store/Store.js';
-import { tempDir } from '../../support/tempDir.js';
+import { STORE_KINDS, TestStores } from '../../support/testStores.js';
 
 const run = promisify(execFile);
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
-});
 
-describe('store shared by processes', () => {
-  it('hands out every generation once and never fails on a busy file', { timeout: 30_000 }, async () => {
-    const { dir, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    const path = join(dir, 'shared.db');
-    const worker = (owner: string) =>
-      run(process.execPath, ['--import', 'tsx', 'test/support/storeWorker.ts', path, owner, '300']);
-    // Both start on a file that does not exist yet: the migration must run once, not twice.
-    const results = await Promise.all([worker('a'), worker('b')]);
-    const parsed = results.map(
-      (r) =>
-        JSON.parse(r.stdout) as {
-          numbers: number[];
-          leases: number;
-          writes: { key: string; generation: number }[];
-        },
-    );
-    const all = parsed.flatMap((p) => p.numbers).sort((x, y) => x - y);
-    expect(all).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
-    for (const p of parsed) expect(p.numbers).toEqual([...p.numbers].sort((x, y) => x - y));
-    expect(parsed[0]!.leases + parsed[1]!.leases).toBeGreaterThan(0);
+interface WorkerOutput {
+  numbers: number[];
+  leases: number;
+  overlaps: number;
+  writes: { key: string; generation: number }[];
+  marks: { key: string; generation: number; marked: boolean }[];
+}
 
-    const store = openStore(path);
-    cleanups.unshift(() => store.close());
-    // Each key holds the write with the highest generation that reached it, whichever process wrote last.
-    const highest = new Map<string, number>();
-    for (const w of parsed.flatMap((p) => p.writes))
-      highest.set(w.key, Math.max(highest.get(w.key) ?? 0, w.generation));
-    const rows = store.fingerprints.getMany('stock', [...highest.keys()]);
-    for (const [key, generation] of highest) expect(rows.get(key)?.generation, key).toBe(generation);
-    expect(store.db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBeGreaterThan(0);
-  });
+describe.each(STORE_KINDS)('%s store shared by processes', (kind) => {
+  const stores = new TestStores(kind);
+  afterEach(() => stores.cleanup());
+
+  it(
+    'hands out every generation once, a lease to one process at a time, and never lets an older in-flight mark win',
+    { timeout: 60_000 },
+    async () => {
+      const location = stores.location();
+      const worker = (owner: string) =>
+        run(process.execPath, [
+          '--import',
+          'tsx',
+          'test/support/storeWorker.ts',
+          JSON.stringify(location),
+          owner,
+          '300',
+        ]);
+      // Both start on a store that does not exist yet: the migration must run once, not twice.
+      const results = await Promise.all([worker('a'), worker('b')]);
+      const parsed = results.map((r) => JSON.parse(r.stdout) as WorkerOutput);
+      const all = parsed.flatMap((p) => p.numbers).sort((x, y) => x - y);
+      expect(all).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
+      for (const p of parsed) expect(p.numbers).toEqual([...p.numbers].sort((x, y) => x - y));
+      expect(parsed[0]!.leases + parsed[1]!.leases).toBeGreaterThan(0);
+      expect(parsed.map((p) => p.overlaps)).toEqual([0, 0]);
+
+      const store = stores.open({}, location);
+      // Each key holds the write with the highest generation that reached it, whichever process wrote last.
+      const highest = new Map<string, number>();
+      for (const w of parsed.flatMap((p) => p.writes))
+        highest.set(w.key, Math.max(highest.get(w.key) ?? 0, w.generation));
+      const rows = store.fingerprints.getMany('stock', [...highest.keys()]);
+      for (const [key, generation] of highest) expect(rows.get(key)?.generation, key).toBe(generation);
+
+      // In-flight marks: the row ends with the highest generation marked, and a refused mark was
+      // older than that one (it would have sent a value a later scan had replaced).
+      const marks = parsed.flatMap((p) => p.marks);
+      const marked = store.fingerprints.getMany('stock', ['M0', 'M1', 'M2', 'M3', 'M4']);
+      for (const [key, row] of marked) {
+        const taken = marks.filter((m) => m.key === key && m.marked).map((m) => m.generation);
+        expect(row.generation, key).toBe(Math.max(...taken));
+        for (const refused of marks.filter((m) => m.key === key && !m.marked))
+          expect(refused.generation, key).toBeLessThan(row.generation);
+      }
+      expect(marked.size).toBe(5);
+      expect(store.db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBeGreaterThan(0);
+    },
+  );
 });

@@ -7,7 +7,7 @@ import type { ErpAdapter } from '../../../src/erp/ErpAdapter.js';
 import { parseConfig, type Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { startSandbox } from '../../../src/sandbox/index.js';
-import { openStore, type Store } from '../../../src/store/index.js';
+import { openStoreFromConfig, type Store } from '../../../src/store/index.js';
 import { ERP_ORDERS_CHECKPOINT } from '../../../src/sync/orders/erpOrders.js';
 import { FEEDBACK_CHECKPOINT } from '../../../src/sync/orders/feedback.js';
 import { FAILURES_IN_A_ROW } from '../../../src/sync/frame/failureStreak.js';
@@ -56,7 +56,7 @@ async function startWorld(options: { seed: 'demo' | 'empty'; extraProducts?: num
     log: { level: 'silent' },
   });
   const erp = new MemoryErp();
-  const store = openStore(config.store.path);
+  const store = openStoreFromConfig(config.store);
   const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 0 });
   const clients: ApiClient[] = [api];
   return {

@@ -1,0 +1,40 @@
+import type { Database } from 'better-sqlite3';
+import { SQLITE } from './dialect.js';
+import type { SqlDatabase, SqlStatement } from './SqlDatabase.js';
+
+/** The SQL port over better-sqlite3: a statement is better-sqlite3's own, nothing in between. */
+export class SqliteDatabase implements SqlDatabase {
+  readonly dialect = SQLITE;
+
+  constructor(
+    /** better-sqlite3's connection, for what only SQLite has (pragmas, its own tests). */
+    readonly native: Database,
+  ) {}
+
+  get open(): boolean {
+    return this.native.open;
+  }
+
+  prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): SqlStatement<P, R> {
+    // better-sqlite3's statement has the port's shape (run, get, all, iterate, raw(), pluck()):
+    // handed out as it is, so the SQLite store pays nothing for the port.
+    return this.native.prepare(sql) as unknown as SqlStatement<P, R>;
+  }
+
+  exec(sql: string): void {
+    this.native.exec(sql);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.native.transaction(fn)();
+  }
+
+  /** BEGIN IMMEDIATE: takes the write lock at once (two processes migrating a new file). */
+  immediateTransaction<T>(fn: () => T): T {
+    return this.native.transaction(fn).immediate();
+  }
+
+  close(): void {
+    if (this.native.open) this.native.close();
+  }
+}

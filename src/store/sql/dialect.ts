@@ -1,0 +1,50 @@
+/**
+ * The one place that knows how the store's SQL differs between SQLite and PostgreSQL. The
+ * repositories write standard SQL (upserts, RETURNING, `?` or `@name` parameters) and take the
+ * few differing fragments from here.
+ */
+export interface Dialect {
+  readonly name: 'sqlite' | 'postgres';
+  /**
+   * A FROM item `alias` with one column `value`: the elements of a JSON array passed as the
+   * statement's next parameter (one parameter whatever the list's length).
+   */
+  list(alias: string, type: 'text' | 'integer'): string;
+  /** A FROM item `alias` whose `value` is each element (itself an array) of a JSON array parameter. */
+  rows(alias: string): string;
+  /** Element `index` of an array-valued `value` from rows(). */
+  field(alias: string, index: number, type: 'text' | 'integer'): string;
+  /**
+   * The join that walks a list and probes a table's key: SQLite plans a JOIN by its own estimate
+   * and may scan the table once per key, CROSS JOIN keeps the list outside.
+   */
+  readonly listJoin: string;
+  /** The smaller of two values (SQLite's two-argument min). */
+  least(a: string, b: string): string;
+  /** The LIMIT value that means "no limit". */
+  readonly noLimit: number | null;
+}
+
+export const SQLITE: Dialect = {
+  name: 'sqlite',
+  list: (alias) => `json_each(?) AS ${alias}`,
+  rows: (alias) => `json_each(?) AS ${alias}`,
+  field: (alias, index) => `${alias}.value ->> ${index}`,
+  listJoin: 'CROSS JOIN',
+  least: (a, b) => `min(${a}, ${b})`,
+  noLimit: -1,
+};
+
+export const POSTGRES: Dialect = {
+  name: 'postgres',
+  list: (alias, type) =>
+    type === 'text'
+      ? `jsonb_array_elements_text(?::jsonb) AS ${alias}(value)`
+      : `(SELECT value::bigint AS value FROM jsonb_array_elements_text(?::jsonb) AS e(value)) AS ${alias}`,
+  rows: (alias) => `jsonb_array_elements(?::jsonb) AS ${alias}(value)`,
+  field: (alias, index, type) =>
+    type === 'text' ? `(${alias}.value ->> ${index})` : `(${alias}.value ->> ${index})::bigint`,
+  listJoin: 'JOIN',
+  least: (a, b) => `least(${a}, ${b})`,
+  noLimit: null,
+};

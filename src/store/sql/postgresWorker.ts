@@ -1,0 +1,121 @@
+// The PostgreSQL store's connection, on a worker thread: the main thread posts one request and
+// blocks (Atomics.wait) until this thread has the answer. Self-contained on purpose (no relative
+// import): Node runs it as TypeScript under tsx and the tests, and as JavaScript from dist.
+import { isMainThread, workerData, type MessagePort } from 'node:worker_threads';
+import pg from 'pg';
+
+export interface WorkerData {
+  port: MessagePort;
+  /** Int32Array over a SharedArrayBuffer: slot 0 goes to 1 when an answer is posted. */
+  signal: Int32Array;
+  connection: { connectionString: string; password?: string; schema: string };
+}
+
+export type WorkerRequest =
+  | { op: 'connect' }
+  | { op: 'exec'; sql: string }
+  | {
+      op: 'query';
+      sql: string;
+      params: unknown[];
+      name: string;
+      rowMode?: 'array';
+      /** Runs it as a transaction of its own holding this advisory lock. */
+      lockKey?: string;
+    }
+  | { op: 'begin'; lockKey: string }
+  | { op: 'close' };
+
+export type WorkerAnswer =
+  { rows: unknown[]; rowCount: number } | { error: { message: string; code?: string } };
+
+const LOCK = 'SELECT pg_advisory_xact_lock($1::bigint)';
+// Counts and sums come back as int8/numeric, which pg hands out as strings by default. Every
+// number the store keeps is far below 2^53.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return Number;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+let client: pg.Client | undefined;
+let broken = false;
+
+async function connected(connection: WorkerData['connection']): Promise<pg.Client> {
+  if (client && !broken) return client;
+  client?.end().catch(() => undefined);
+  broken = false;
+  const fresh = new pg.Client({
+    connectionString: connection.connectionString,
+    ...(connection.password === undefined ? {} : { password: connection.password }),
+    types,
+    connectionTimeoutMillis: 10_000,
+  });
+  fresh.on('error', () => {
+    broken = true;
+  });
+  await fresh.connect();
+  await fresh.query(`SET search_path TO "${connection.schema}"`);
+  client = fresh;
+  return fresh;
+}
+
+async function answer(request: WorkerRequest, connection: WorkerData['connection']): Promise<WorkerAnswer> {
+  if (request.op === 'close') {
+    await client?.end();
+    client = undefined;
+    return { rows: [], rowCount: 0 };
+  }
+  const db = await connected(connection);
+  switch (request.op) {
+    case 'connect':
+      return { rows: [], rowCount: 0 };
+    case 'exec':
+      await db.query(request.sql);
+      return { rows: [], rowCount: 0 };
+    case 'begin':
+      await db.query('BEGIN');
+      await db.query(LOCK, [request.lockKey]);
+      return { rows: [], rowCount: 0 };
+    case 'query': {
+      const query = {
+        name: request.name,
+        text: request.sql,
+        values: request.params,
+        ...(request.rowMode ? { rowMode: request.rowMode } : {}),
+      };
+      if (request.lockKey === undefined) {
+        const result = await db.query(query);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      }
+      await db.query('BEGIN');
+      try {
+        await db.query(LOCK, [request.lockKey]);
+        const result = await db.query(query);
+        await db.query('COMMIT');
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        await db.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    }
+  }
+}
+
+/** Serves the main thread's requests, one at a time (the main thread waits for each answer). */
+export function startPostgresWorker({ port, signal, connection }: WorkerData): void {
+  port.on('message', (request: WorkerRequest) => {
+    void answer(request, connection)
+      .catch((error: unknown) => {
+        const { message, code } = error as { message?: string; code?: string };
+        return { error: { message: message ?? String(error), ...(code ? { code } : {}) } };
+      })
+      .then((reply) => {
+        port.postMessage(reply);
+        Atomics.store(signal, 0, 1);
+        Atomics.notify(signal, 0);
+      });
+  });
+}
+
+if (!isMainThread) startPostgresWorker(workerData as WorkerData);
