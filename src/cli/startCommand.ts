@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadDeployment } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { startTracing } from '../tracing/startTracing.js';
-import { openDaemon, type OpenDaemon } from './openDaemon.js';
+import { openDeployment, type OpenDaemon } from './openDaemon.js';
 import type { GlobalFlags } from './globalFlags.js';
 
 /**
@@ -11,13 +11,16 @@ import type { GlobalFlags } from './globalFlags.js';
  * connected, the workers run and the ops server listens; logs go to stderr. SIGTERM/SIGINT stop
  * the schedules, let running jobs finish within shutdownGraceSeconds, close everything, exit 0.
  * A store bound to another company refuses the start (exit 65, as run-once), before any job runs.
+ * A configuration with `accounts:` runs every account (or `--account`'s only) in this process.
  */
-export async function startDaemon(configFile: string | undefined): Promise<void> {
-  const config = loadConfig({ file: configFile });
+export async function startDaemon(flags: GlobalFlags): Promise<void> {
+  const deployment = loadDeployment({ file: flags.config, account: flags.account });
+  // Log, tracing, Redis URL and ops server are top-level settings: every account has the same.
+  const config = deployment.accounts[0]!.config;
   const logger = createLogger({ level: config.log.level });
   // Before the daemon: its queues and workers take BullMQ's telemetry option when they are made.
   const stopTracing = await startTracing(config, logger);
-  const daemon = await openDaemon(config, logger);
+  const daemon = await openDeployment(deployment, logger);
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals): void => {
     stopping ??= (async () => {
@@ -34,7 +37,7 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  process.on('SIGHUP', () => void reloadConfig(daemon, configFile, logger));
+  process.on('SIGHUP', () => void reloadConfig(daemon, flags, logger));
 
   try {
     await daemon.start();
@@ -52,14 +55,11 @@ export async function startDaemon(configFile: string | undefined): Promise<void>
  * changed API key or base URL is used once it answers as the store's company. Other settings take
  * effect at the next start.
  */
-async function reloadConfig(
-  daemon: OpenDaemon,
-  configFile: string | undefined,
-  logger: Logger,
-): Promise<void> {
+async function reloadConfig(daemon: OpenDaemon, flags: GlobalFlags, logger: Logger): Promise<void> {
   logger.info('SIGHUP: reading the configuration again (the API key and base URL take effect now)');
   try {
-    await daemon.reload(loadConfig({ file: configFile }).api);
+    const deployment = loadDeployment({ file: flags.config, account: flags.account });
+    await daemon.reload(new Map(deployment.accounts.map(({ name, config }) => [name, config.api])));
   } catch (error) {
     logger.error(
       { err: describeError(error) },
@@ -70,5 +70,5 @@ async function reloadConfig(
 
 /** `erp-sync start`. */
 export async function startCommand(_flags: unknown, command: Command): Promise<void> {
-  await startDaemon(command.optsWithGlobals<GlobalFlags>().config);
+  await startDaemon(command.optsWithGlobals<GlobalFlags>());
 }

@@ -1,8 +1,10 @@
 export {
+  createAccountMetrics,
   createMetrics,
   ITEM_OUTCOMES,
   NO_RESPONSE_STATUS,
   QUEUE_STATES,
+  type AccountMetrics,
   type Metrics,
 } from './createMetrics.js';
 export {
@@ -10,6 +12,7 @@ export {
   DEFAULT_OPS_HOST,
   DEFAULT_OPS_PORT,
   startOpsServer,
+  type OpsAccount,
   type OpsServer,
   type OpsServerOptions,
   type Readiness,

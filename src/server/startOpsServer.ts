@@ -6,7 +6,9 @@ import { fastify, type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from '../logger.js';
 import { basicAuth } from './basicAuth.js';
 import type { ConsoleSources } from './console/ConsoleSources.js';
-import { registerConsole } from './console/registerConsole.js';
+import { accountConsolePrefix, accountPath, withAccountPaths } from './console/accountPaths.js';
+import { accountsIndex } from './console/accountsIndex.js';
+import { registerConsole, SECURITY_HEADERS } from './console/registerConsole.js';
 import { QUEUE_STATES, type Metrics } from './createMetrics.js';
 import { isLoopbackHost } from './isLoopbackHost.js';
 import { LoopLagMonitor } from './LoopLagMonitor.js';
@@ -44,6 +46,22 @@ export interface OpsServerOptions {
    * actions. Absent: read-only beyond loopback, not on a loopback host.
    */
   readOnly?: boolean | undefined;
+  /**
+   * Several accounts in one process (issue 22): each one's queues (in Bull Board as
+   * `ACCOUNT.QUEUE`), metrics view and console (at `/accounts/ACCOUNT/`, with an index at `/`);
+   * `queues` and `console` are then not used. `readiness` is the whole process's.
+   */
+  accounts?: readonly OpsAccount[];
+}
+
+/** One account of several, as the ops server shows it. */
+export interface OpsAccount {
+  name: string;
+  queues: Queue[];
+  /** The account's view of the shared metrics: its queue counts are recorded with its label. */
+  metrics: Metrics;
+  console?: ConsoleSources;
+  readiness: () => Promise<Readiness>;
 }
 
 export interface OpsServer {
@@ -78,6 +96,23 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
     );
   }
   const log = options.logger.child({ module: 'server' });
+  const groups: {
+    name: string | undefined;
+    queues: Queue[];
+    metrics: Metrics;
+    console?: ConsoleSources | undefined;
+    readiness: () => Promise<Readiness>;
+  }[] = options.accounts
+    ? [...options.accounts]
+    : [
+        {
+          name: undefined,
+          queues: options.queues,
+          metrics: options.metrics,
+          console: options.console,
+          readiness: options.readiness,
+        },
+      ];
   const lag = new LoopLagMonitor();
   const maxLagMs = options.maxLoopLagMs ?? 5_000;
   const readOnly = dashboardReadOnly(host, options.readOnly);
@@ -114,13 +149,21 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   await app.register(async (guarded: FastifyInstance) => {
     if (password !== undefined) guarded.addHook('onRequest', basicAuth(password));
     guarded.get('/metrics', async (_request, reply) => {
-      await refreshQueueCounts(options.queues, options.metrics, log);
+      await Promise.all(groups.map((group) => refreshQueueCounts(group.queues, group.metrics, log)));
       return reply.header('content-type', options.metrics.contentType).send(await options.metrics.render());
     });
     const board = new FastifyAdapter();
     board.setBasePath('/queues');
     createBullBoard({
-      queues: options.queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: readOnly })),
+      queues: groups.flatMap((group) =>
+        group.queues.map(
+          (queue) =>
+            new BullMQAdapter(queue, {
+              readOnlyMode: readOnly,
+              ...(group.name === undefined ? {} : { prefix: `${group.name}.` }),
+            }),
+        ),
+      ),
       serverAdapter: board,
       options: { uiConfig: { boardTitle: 'erp-sync' } },
     });
@@ -134,14 +177,44 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       },
       { prefix: '/queues' },
     );
-    if (options.console)
-      await guarded.register(registerConsole, {
-        sources: options.console,
+    for (const group of groups) {
+      const sources = group.console;
+      if (!sources) continue;
+      const consoleOptions = {
+        sources,
         readOnly,
-        readiness: options.readiness,
+        readiness: group.readiness,
         health,
         logger: options.logger,
-      });
+      };
+      if (group.name === undefined) {
+        await guarded.register(registerConsole, consoleOptions);
+        continue;
+      }
+      const account = group.name;
+      await guarded.register(
+        async (scope: FastifyInstance) => {
+          scope.addHook('onSend', async (_request, reply, payload) => {
+            const location = reply.getHeader('location');
+            if (typeof location === 'string' && location.startsWith('/'))
+              reply.header('location', accountPath(location, account));
+            const type = reply.getHeader('content-type');
+            return typeof payload === 'string' && typeof type === 'string' && type.startsWith('text/html')
+              ? withAccountPaths(payload, account)
+              : payload;
+          });
+          await scope.register(registerConsole, consoleOptions);
+        },
+        { prefix: accountConsolePrefix(account) },
+      );
+    }
+    if (options.accounts)
+      guarded.get('/', async (_request, reply) =>
+        reply
+          .type('text/html; charset=utf-8')
+          .headers(SECURITY_HEADERS)
+          .send(await accountsIndex(options.accounts!)),
+      );
   });
 
   try {

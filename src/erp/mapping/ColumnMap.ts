@@ -56,27 +56,29 @@ export class ColumnMap {
 }
 
 /**
- * The same picking for rows by position (a CSV file's cells): the columns are mapped once, then
- * `of(cells)` views one row without building anything per row. The view is the same object for
- * every row: read it before asking for the next.
+ * The same picking for rows that share their columns (a CSV file's header, a query's column
+ * names): the columns are mapped once, then `of(row)` views one row without building anything
+ * per row. Rows are cells by position, or (`byName`) objects keyed by the column names. The view
+ * is the same object for every row: read it before asking for the next.
  */
 export class CellPicker {
-  /** Canonical field -> the positions of its columns, in header order. */
-  readonly #at = new Map<string, number[]>();
-  #cells: readonly string[] = [];
+  /** Canonical field -> the positions (or names) of its columns, in column order. */
+  readonly #at = new Map<string, (number | string)[]>();
+  #row: Readonly<Record<number | string, unknown>> = {};
 
-  constructor(columns: ColumnMap, header: readonly string[]) {
+  constructor(columns: ColumnMap, header: readonly string[], byName = false) {
     header.forEach((name, index) => {
       const field = name === '' ? undefined : columns.field(name);
       if (field === undefined) return;
+      const at = byName ? name : index;
       const positions = this.#at.get(field);
-      if (positions) positions.push(index);
-      else this.#at.set(field, [index]);
+      if (positions) positions.push(at);
+      else this.#at.set(field, [at]);
     });
   }
 
-  of(cells: readonly string[]): this {
-    this.#cells = cells;
+  of(row: readonly unknown[] | Readonly<Record<string, unknown>>): this {
+    this.#row = row as Readonly<Record<number | string, unknown>>;
     return this;
   }
 
@@ -84,8 +86,8 @@ export class CellPicker {
   get(field: string): unknown {
     const positions = this.#at.get(field);
     if (positions === undefined) return undefined;
-    for (const index of positions) {
-      const value = this.#cells[index] ?? '';
+    for (const at of positions) {
+      const value = this.#row[at] ?? '';
       if (!isEmpty(value)) return value;
     }
     return null;

@@ -37,9 +37,22 @@ export class ErpRowMapper<T> {
 
   /** A row by position (`cells` under the file's `columns`); the columns are mapped once per file. */
   mapCells(cells: readonly string[], columns: readonly string[], source: RecordSource): ErpRow<T> {
+    return this.#mapPicked(this.#pickerFor(columns, false).of(cells), source);
+  }
+
+  /** A row of a query whose rows all have these `columns` (mapped once per query). */
+  mapNamed(
+    row: Readonly<Record<string, unknown>>,
+    columns: readonly string[],
+    source: RecordSource,
+  ): ErpRow<T> {
+    return this.#mapPicked(this.#pickerFor(columns, true).of(row), source);
+  }
+
+  #pickerFor(columns: readonly string[], byName: boolean): CellPicker {
     if (this.#picker?.columns !== columns)
-      this.#picker = { columns, picker: new CellPicker(this.columns, columns) };
-    return this.#mapPicked(this.#picker.picker.of(cells), source);
+      this.#picker = { columns, picker: new CellPicker(this.columns, columns, byName) };
+    return this.#picker.picker;
   }
 
   #mapPicked(values: Picked, source: RecordSource): ErpRow<T> {

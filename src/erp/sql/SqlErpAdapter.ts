@@ -11,7 +11,7 @@ import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
 import type { ErpOrderLocation } from '../ErpOrderLocation.js';
-import { erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
+import { erpReadGroups, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import type { RecordKind } from '../mapping/fields.js';
 import { ErpRowMapper } from '../mapping/ErpRowMapper.js';
 import type { ErpChange, ErpWatch, ErpWatchState } from '../ErpWatch.js';
@@ -122,7 +122,7 @@ export class SqlErpAdapter implements ErpAdapter {
   }
 
   #rows<T>(kind: RecordKind, after: ReadReceipt | null | undefined): ErpRead<T> {
-    return erpRead<T>((setReceipt) => this.#mapped<T>(kind, parseReadMark(after), setReceipt));
+    return erpReadGroups<T>((setReceipt) => this.#mapped<T>(kind, parseReadMark(after), setReceipt));
   }
 
   /**
@@ -135,7 +135,7 @@ export class SqlErpAdapter implements ErpAdapter {
     kind: RecordKind,
     last: SqlReadMark | null,
     setReceipt: (receipt: ReadReceipt) => void,
-  ): AsyncIterable<ErpRow<T>> {
+  ): AsyncIterable<ErpRow<T>[]> {
     const full = this.config.queries[kind];
     const changesQuery = CHANGES_QUERY[kind];
     const changes = changesQuery && this.config.queries[changesQuery];
@@ -166,7 +166,7 @@ export class SqlErpAdapter implements ErpAdapter {
       columns: this.config.columns,
     });
     for await (const batch of streamQuery(this.#source, name, sql, bindings)) {
-      for (const row of batch) yield mapper.map(row.fields, { file, line: row.line });
+      yield batch.map((row) => mapper.mapNamed(row.fields, row.columns, { file, line: row.line }));
     }
     if (clock && changes)
       setReceipt(

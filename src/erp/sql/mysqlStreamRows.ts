@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Readable } from 'node:stream';
+import { drainStream } from '../file/readers/drainStream.js';
 import { acquireRaw, watchConnection } from './rawConnection.js';
 
 interface MysqlConnection {
@@ -7,18 +8,19 @@ interface MysqlConnection {
 }
 
 /**
- * Rows of one MySQL/MariaDB query as a row stream, each read racing the connection's own failure:
- * knex's stream over mysql2 never settles when the server kills the connection mid-read.
+ * Rows of one MySQL/MariaDB query as a row stream, in batches of what arrived meanwhile (one async
+ * step per batch, not per row), each wait racing the connection's own failure: knex's stream over
+ * mysql2 never settles when the server kills the connection mid-read.
  */
 export async function* mysqlStreamRows(
   db: Knex,
   sql: string,
   bindings: readonly unknown[],
-): AsyncIterable<Record<string, unknown>> {
+): AsyncIterable<Record<string, unknown>[]> {
   const { connection, release } = await acquireRaw<MysqlConnection>(db);
   const watch = watchConnection(connection);
   const stream = connection.query(sql, [...bindings]).stream({ highWaterMark: 500 });
-  const rows = stream[Symbol.asyncIterator]() as AsyncIterator<Record<string, unknown>>;
+  const rows = drainStream<Record<string, unknown>>(stream)[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await Promise.race([rows.next(), watch.failed]);

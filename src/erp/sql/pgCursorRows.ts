@@ -6,10 +6,8 @@ interface PgConnection {
   query(cursor: Cursor): Cursor;
 }
 
-const BATCH = 500;
-
 /**
- * Rows of one PostgreSQL query through a server-side cursor, read 500 at a time, each read racing
+ * Rows of one PostgreSQL query through a server-side cursor, read `batch` at a time, each read racing
  * the connection's own failure: pg-query-stream (and knex's stream on it) never settles when the
  * server drops the connection mid-read (its destroy waits for a close that cannot come).
  */
@@ -17,13 +15,14 @@ export async function* pgCursorRows(
   db: Knex,
   sql: string,
   bindings: readonly unknown[],
+  batch: number,
 ): AsyncIterable<Record<string, unknown>[]> {
   const { connection, release } = await acquireRaw<PgConnection>(db);
   const watch = watchConnection(connection);
   const cursor = connection.query(new Cursor(sql, [...bindings]));
   try {
     for (;;) {
-      const rows = (await Promise.race([cursor.read(BATCH), watch.failed])) as Record<string, unknown>[];
+      const rows = (await Promise.race([cursor.read(batch), watch.failed])) as Record<string, unknown>[];
       if (rows.length === 0) return;
       yield rows;
     }

@@ -17,13 +17,16 @@ export interface QuerySource {
 /** One row of a query, its columns as the driver gave them, numbered from 1. */
 export interface SqlRow {
   fields: Record<string, unknown>;
+  /** The column names, the same array for every row of the query (a driver gives every row the same columns). */
+  columns: readonly string[];
   line: number;
 }
 
 /** Bound values of one query, by parameter name. */
 export type Bindings = Record<string, string | number | Date | null>;
 
-const BATCH = 500;
+/** Rows per batch, and per PostgreSQL cursor read: fewer round trips (500 left the reader waiting half the time). */
+const BATCH = 2000;
 
 /**
  * Runs one integrator query and yields its rows in batches, numbered from 1, as a cursor (pg
@@ -38,59 +41,71 @@ export async function* streamQuery(
   bindings: Bindings,
 ): AsyncIterable<SqlRow[]> {
   let line = 0;
-  let batch: SqlRow[] = [];
+  let columns: readonly string[] | undefined;
   try {
-    for await (const row of rowStream(source, sql, bindings)) {
-      batch.push({ fields: plainRow(row), line: ++line });
-      if (batch.length >= BATCH) {
-        yield batch;
-        batch = [];
-      }
+    for await (const rows of rowBatches(source, sql, bindings)) {
+      if (!rows.length) continue;
+      columns ??= Object.keys(rows[0]!);
+      const batch: SqlRow[] = [];
+      for (const row of rows) batch.push({ fields: plainValues(row), columns, line: ++line });
+      yield batch;
     }
   } catch (error) {
     throw toSqlError(error, `the ${name} query`, source.database);
   }
-  if (batch.length) yield batch;
 }
 
 /**
  * PostgreSQL through a server-side cursor (pgCursorRows), MySQL as a mysql2 row stream (both
- * watching their connection), SQL Server as knex's tedious stream.
+ * watching their connection), SQL Server as knex's tedious stream; in batches.
  * For SQLite, knex reads everything first and, when the statement fails, throws from a stream
  * callback where nothing can catch it: better-sqlite3's own iterator over a read-only connection
  * streams instead.
  */
-function rowStream(
+function rowBatches(
   source: QuerySource,
   sql: string,
   bindings: Bindings,
-): AsyncIterable<Record<string, unknown>> {
+): AsyncIterable<Record<string, unknown>[]> {
   const native = source.db.raw(sql, bindings).toSQL().toNative();
   const values = native.bindings as unknown[];
-  if (source.client === 'pg') return flatten(pgCursorRows(source.db, native.sql, values));
+  if (source.client === 'pg') return pgCursorRows(source.db, native.sql, values, BATCH);
   if (source.client === 'sqlite') return sqliteRows(source.filename ?? ':memory:', native.sql, values);
   if (source.client === 'mysql') return mysqlStreamRows(source.db, native.sql, values);
-  return source.db.raw(sql, bindings).stream() as AsyncIterable<Record<string, unknown>>;
+  return grouped(source.db.raw(sql, bindings).stream() as AsyncIterable<Record<string, unknown>>);
 }
 
-async function* flatten<T>(batches: AsyncIterable<T[]>): AsyncIterable<T> {
-  for await (const batch of batches) yield* batch;
+async function* grouped<T>(rows: AsyncIterable<T>): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const row of rows) {
+    batch.push(row);
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 async function* sqliteRows(
   filename: string,
   sql: string,
   bindings: unknown[],
-): AsyncIterable<Record<string, unknown>> {
+): AsyncIterable<Record<string, unknown>[]> {
   const connection = new Database(filename, { readonly: true, fileMustExist: true });
   try {
     const statement = connection.prepare(sql);
-    let n = 0;
+    let batch: Record<string, unknown>[] = [];
     for (const row of statement.iterate(...bindings.map(sqliteValue))) {
-      yield row as Record<string, unknown>;
-      // Give the event loop a turn now and then: a long read must not starve timers and sockets.
-      if (++n % 1000 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      batch.push(row as Record<string, unknown>);
+      // Hand on a batch and give the event loop a turn: a long read must not starve timers and sockets.
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
+    if (batch.length) yield batch;
   } finally {
     connection.close();
   }
@@ -141,11 +156,26 @@ export function resultRows(result: unknown): Record<string, unknown>[] {
 /** Driver values as the mappers read them: dates as ISO text, big integers as text. */
 function plainRow(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (value instanceof Date) out[key] = Number.isNaN(value.getTime()) ? null : value.toISOString();
-    else if (typeof value === 'bigint') out[key] = value.toString();
-    else if (Buffer.isBuffer(value)) out[key] = value.toString('utf8');
-    else out[key] = value;
-  }
+  for (const [key, value] of Object.entries(row)) out[key] = plainValue(value);
   return out;
+}
+
+/**
+ * The same, in place: a streamed row is the driver's fresh object and only this reader holds it,
+ * so a row without dates, big integers or bytes costs no copy.
+ */
+function plainValues(row: Record<string, unknown>): Record<string, unknown> {
+  for (const key in row) {
+    const value = row[key];
+    if (typeof value === 'bigint' || (typeof value === 'object' && value !== null))
+      row[key] = plainValue(value);
+  }
+  return row;
+}
+
+function plainValue(value: unknown): unknown {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (typeof value === 'bigint') return value.toString();
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return value;
 }

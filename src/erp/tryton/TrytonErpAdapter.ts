@@ -4,7 +4,7 @@ import type { Logger } from '../../logger.js';
 import type { AdapterCheck, Checkpointed, ErpAdapter, ImportResult } from '../ErpAdapter.js';
 import type { ErpCapabilities } from '../ErpCapabilities.js';
 import type { ErpOrderLocation } from '../ErpOrderLocation.js';
-import { asReadReceipt, erpRead, type ErpRead, type ReadReceipt } from '../ErpRead.js';
+import { asReadReceipt, erpRead, erpReadGroups, type ErpRead, type ReadReceipt } from '../ErpRead.js';
 import { describeError } from '../../domain/errors.js';
 import { readTrytonEvents } from './readTrytonEvents.js';
 import { readTrytonPrices } from './readTrytonPrices.js';
@@ -106,7 +106,7 @@ export class TrytonErpAdapter implements ErpAdapter {
 
   stock(after?: ReadReceipt | null): ErpRead<StockRecord> {
     const { field, overlapSeconds } = this.config.stock;
-    return erpRead<StockRecord>((setReceipt) => {
+    return erpReadGroups<StockRecord>((setReceipt) => {
       const { since, fullAt } = this.#readFrom(after, 'stock');
       return readTrytonStock(
         this.#rpc,
@@ -119,7 +119,7 @@ export class TrytonErpAdapter implements ErpAdapter {
 
   prices(after?: ReadReceipt | null): ErpRead<PriceRecord> {
     const { overlapSeconds, addTaxes } = this.config.prices;
-    return erpRead<PriceRecord>((setReceipt) => {
+    return erpReadGroups<PriceRecord>((setReceipt) => {
       const { since, fullAt } = this.#readFrom(after, 'prices');
       return readTrytonPrices(
         this.#rpc,

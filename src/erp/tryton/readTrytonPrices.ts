@@ -38,7 +38,7 @@ export async function* readTrytonPrices(
   settings: PriceReadSettings,
   since: Date | null,
   done: (next: Date | null) => void,
-): AsyncGenerator<ErpRow<PriceRecord>> {
+): AsyncGenerator<ErpRow<PriceRecord>[]> {
   const rates = settings.addTaxes ? await categoryRates(rpc) : new Map<number, number>();
   const domain: unknown[] = [
     ['salable', '=', true],
@@ -65,10 +65,9 @@ export async function* readTrytonPrices(
   ];
   let next = since;
   for await (const page of searchReadAll<ProductPrice>(rpc, 'product.product', domain, fields)) {
-    for (const product of page) {
+    for (const product of page)
       next = latest(next, latest(changedAt(product), changedAt(product['template.'] ?? {})));
-      yield toPriceRow(product, rates, settings.addTaxes);
-    }
+    yield page.map((product) => toPriceRow(product, rates, settings.addTaxes));
   }
   done(next);
 }

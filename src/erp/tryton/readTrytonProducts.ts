@@ -26,15 +26,17 @@ export async function* readTrytonProducts(
   )) {
     for (const product of page) names.set((product.code ?? '').trim(), product.name ?? '');
   }
-  for await (const row of readTrytonPrices(rpc, { overlapSeconds: 0, addTaxes }, null, () => {})) {
-    if (!row.ok) {
-      yield row;
-      continue;
+  for await (const rows of readTrytonPrices(rpc, { overlapSeconds: 0, addTaxes }, null, () => {})) {
+    for (const row of rows) {
+      if (!row.ok) {
+        yield row;
+        continue;
+      }
+      const { sku, price, vatRate } = row.record;
+      const record: ProductRecord = { sku, name: names.get(sku) ?? sku, status: 'active' };
+      if (price !== undefined) record.price = price;
+      if (vatRate !== undefined) record.vatRate = vatRate;
+      yield { ok: true, record, source: row.source };
     }
-    const { sku, price, vatRate } = row.record;
-    const record: ProductRecord = { sku, name: names.get(sku) ?? sku, status: 'active' };
-    if (price !== undefined) record.price = price;
-    if (vatRate !== undefined) record.vatRate = vatRate;
-    yield { ok: true, record, source: row.source };
   }
 }

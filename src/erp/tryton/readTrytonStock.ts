@@ -29,14 +29,14 @@ const CHUNK = 200;
  * only products with a stock move created or written since then (minus the overlap window:
  * Tryton stamps a row with its transaction's start) are read, each once; moves never touch the
  * product's own write_date. `done` receives the checkpoint for the next read: the latest move
- * timestamp seen (Tryton's clock, never ours).
+ * timestamp seen (Tryton's clock, never ours). Rows come a page at a time.
  */
 export async function* readTrytonStock(
   rpc: TrytonClient,
   settings: StockReadSettings,
   since: Date | null,
   done: (next: Date | null) => void,
-): AsyncGenerator<ErpRow<StockRecord>> {
+): AsyncGenerator<ErpRow<StockRecord>[]> {
   let next: Date | null = since;
   let productIds: number[] | null = null;
   if (since) {
@@ -69,7 +69,7 @@ export async function* readTrytonStock(
     : [goods];
   for (const domain of pages) {
     for await (const page of searchReadAll<ProductStock>(rpc, 'product.product', domain, fields, context)) {
-      for (const product of page) yield toStockRow(product, settings.field);
+      yield page.map((product) => toStockRow(product, settings.field));
     }
   }
   done(next);

@@ -41,7 +41,7 @@ export interface ConsoleOptions {
 }
 
 /** Every console response: no framing, no inline script, no other origin, nothing cached. */
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',

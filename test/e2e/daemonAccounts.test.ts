@@ -1,0 +1,105 @@
+import { renameSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../dev/daemonProcess.js';
+import { startAccountsWorld, type AccountsWorld, type WorldAccount } from '../support/accountsWorld.js';
+import { opsGet, platformStock } from '../support/daemonWorld.js';
+import { sellableSku } from '../support/orderChecks.js';
+
+/** Account a's change reaches its platform this fast whatever account b goes through (schedule 1 s, watch at once). */
+const PROMPT_MS = 8_000;
+
+let world: AccountsWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function readyz(url: string): Promise<{ status: number; reasons: string[] }> {
+  const { status, text } = await opsGet(url, '/readyz');
+  return { status, reasons: (JSON.parse(text) as { reasons: string[] }).reasons };
+}
+
+describe('several accounts in one daemon', () => {
+  it("a stuck flow, a 429 storm, a revoked key and a missing ERP folder in account b never delay account a's pushes", async () => {
+    world = await startAccountsWorld(['a', 'b'], {
+      config: { queue: { probeSeconds: 2 } },
+    });
+    const [a, b] = world.accounts as [WorldAccount, WorldAccount];
+    const skuA = await sellableSku(a.api);
+    const skuB = await sellableSku(b.api);
+    a.writeStock([{ sku: skuA, quantity: 1 }]);
+    b.writeStock([{ sku: skuB, quantity: 1 }]);
+    const daemon = await world.start();
+    const stockOf = async (account: WorldAccount, sku: string) => (await platformStock(account.api)).get(sku);
+    await eventually('both accounts pushed their first stock', async () => {
+      return (await stockOf(a, skuA)) === 1 && (await stockOf(b, skuB)) === 1;
+    });
+    expect((await readyz(daemon.url)).status).toBe(200);
+
+    const latencies: Record<string, number> = {};
+    const aPushes = async (quantity: number, during: string): Promise<void> => {
+      const started = Date.now();
+      a.writeStock([{ sku: skuA, quantity }]);
+      await eventually(
+        `account a's change while b has ${during}`,
+        async () => (await stockOf(a, skuA)) === quantity,
+        PROMPT_MS,
+        100,
+      );
+      latencies[during] = Date.now() - started;
+    };
+    await aPushes(2, 'nothing wrong');
+
+    // 1. b's platform never answers its bulk requests: b's push flow is stuck in flight.
+    b.sandbox.setFaults('stall_rate=1,only=PATCH /products/stock/bulk');
+    b.writeStock([{ sku: skuB, quantity: 2 }]);
+    // The drop is seen at once and the scan sends within a second or so: its bulk request then hangs.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await aPushes(3, 'a stuck flow');
+
+    // 2. b's platform answers 429 to nearly everything (one request a second).
+    b.sandbox.setFaults('rate_limit=1/s');
+    b.writeStock([{ sku: skuB, quantity: 3 }]);
+    await eventually('b is told to slow down', () =>
+      b.sandbox.requestLog.entries().some((entry) => entry.status === 429),
+    );
+    await aPushes(4, 'a 429 storm');
+
+    // 3. b's key is revoked: b's queues pause, readiness names b (and only b).
+    b.sandbox.setFaults(null);
+    b.sandbox.setKeyRevoked(b.sandbox.keys.primary, true);
+    b.writeStock([{ sku: skuB, quantity: 4 }]);
+    await eventually('readiness names account b', async () =>
+      (await readyz(daemon.url)).reasons.some((reason) => /^account b: paused: .*api_auth/.test(reason)),
+    );
+    const ready = await readyz(daemon.url);
+    expect(ready.status).toBe(503);
+    expect(ready.reasons.filter((reason) => reason.startsWith('account a'))).toEqual([]);
+    const metrics = (await opsGet(daemon.url, '/metrics')).text;
+    expect(metrics).toContain('erp_sync_paused{account="b"} 1');
+    expect(metrics).toContain('erp_sync_paused{account="a"} 0');
+    await aPushes(5, 'a revoked key');
+
+    // 4. b's ERP folder is gone.
+    renameSync(b.erpDir, `${b.erpDir}.away`);
+    await aPushes(6, 'its ERP down');
+
+    // b's bulk requests did hang (the sandbox logs one when the client gives up on it).
+    expect(b.sandbox.requestLog.entries().some((entry) => entry.fault === 'stall')).toBe(true);
+
+    // b recovers by itself once its platform and ERP are back, and a's value never moved meanwhile.
+    renameSync(`${b.erpDir}.away`, b.erpDir);
+    b.sandbox.setKeyRevoked(b.sandbox.keys.primary, false);
+    b.writeStock([{ sku: skuB, quantity: 7 }]);
+    await eventually('b catches up', async () => (await stockOf(b, skuB)) === 7, 40_000);
+    await eventually(
+      'readiness green for both',
+      async () => (await readyz(daemon.url)).status === 200,
+      20_000,
+    );
+    expect(await stockOf(a, skuA)).toBe(6);
+    // Each of a's changes took about what it takes with nothing wrong in b.
+    for (const [during, ms] of Object.entries(latencies)) expect(ms, during).toBeLessThan(PROMPT_MS);
+    process.stderr.write(`account a's change to its platform, ms: ${JSON.stringify(latencies)}\n`);
+  }, 180_000);
+});
