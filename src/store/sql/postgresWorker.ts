@@ -41,7 +41,19 @@ export type WorkerRequest =
 export type WorkerAnswer =
   { rows: unknown[]; rowCount: number } | { error: { message: string; code?: string } };
 
-const LOCK = 'SELECT pg_advisory_xact_lock($1::bigint)';
+/**
+ * BEGIN and the store's lock in one round trip (the simple protocol takes both; the key is ours,
+ * digits). A lock not had in time (statement_timeout) ends the transaction it began.
+ */
+async function begin(db: pg.Client, lockKey: string): Promise<void> {
+  if (!/^-?\d+$/.test(lockKey)) throw new Error(`not a lock key: ${lockKey}`);
+  try {
+    await db.query(`BEGIN; SELECT pg_advisory_xact_lock(${lockKey})`);
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
 // Counts and sums come back as int8/numeric, which pg hands out as strings by default. Every
 // number the store keeps is far below 2^53.
 const types = {
@@ -92,8 +104,7 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
       await db.query(request.sql);
       return { rows: [], rowCount: 0 };
     case 'begin':
-      await db.query('BEGIN');
-      await db.query(LOCK, [request.lockKey]);
+      await begin(db, request.lockKey);
       return { rows: [], rowCount: 0 };
     case 'query': {
       const query = {
@@ -106,9 +117,8 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
         const result = await db.query(query);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       }
-      await db.query('BEGIN');
+      await begin(db, request.lockKey);
       try {
-        await db.query(LOCK, [request.lockKey]);
         const result = await db.query(query);
         await db.query('COMMIT');
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };

@@ -94,10 +94,12 @@ describe('the PostgreSQL store', () => {
       const started = Date.now();
       expect(() => b.cursors.set('b', '1')).toThrow(/statement timeout/);
       expect(Date.now() - started).toBeGreaterThanOrEqual(650);
+      expect(() => b.transaction(() => b.cursors.set('c', '1'))).toThrow(/statement timeout/);
     });
     expect(b.cursors.get('a')).toBe('1');
     b.cursors.set('b', '1'); // the lock is free again, and the timeout cost b nothing
     expect(a.cursors.get('b')).toBe('1');
+    expect(a.cursors.get('c')).toBeNull();
   });
 
   it('connects again after its connection was cut between statements', () => {
@@ -107,6 +109,12 @@ describe('the PostgreSQL store', () => {
     const pid = store.db.prepare<[], number>('SELECT pg_backend_pid()').pluck().get()!;
     const other = stores.open({}, location);
     other.db.prepare('SELECT pg_terminate_backend(?)').get(pid);
+    const alive = other.db
+      .prepare<[number], number>('SELECT count(*) FROM pg_stat_activity WHERE pid = ?')
+      .pluck();
+    const deadline = Date.now() + 5_000;
+    while (alive.get(pid) !== 0 && Date.now() < deadline); // the backend exits a moment after
+    expect(alive.get(pid)).toBe(0);
     // The cut is noticed by the next statement at the latest: at most that one fails.
     try {
       store.cursors.get('kept');
