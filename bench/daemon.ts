@@ -8,8 +8,13 @@
  *    answered (its request log), and to the run job's completion. Against it, in the same run and on
  *    the same sandbox, a raw client sends the same bulk bodies (the quantities changed once more, so
  *    they are real changes too) with the same concurrency: the floor of what any sync could do.
+ *    Then the same file again, unchanged: the tick (trigger to job done) and its write requests.
  * 2. orders: M new platform orders (created through the sandbox first), one orders run through the
- *    queue until every order is in the outbox: requests, time, the daemon's peak RSS (VmHWM).
+ *    queue until every order is in the outbox: requests, time, the daemon's peak RSS (VmHWM);
+ *    against the outbox writes alone (the adapter's atomic writer, fsync included, the same number
+ *    of files, orders.concurrency at a time) in the same run.
+ * 3. --rss-rows N (off by default): one stock run over an N-row stock.csv (SKUs beyond the
+ *    sandbox's products are unknown to the platform) in a fresh daemon: its peak RSS.
  * Each part gets a fresh daemon process, so its peak RSS is its own. --record rewrites the
  * "## Daemon" section of bench/RESULTS.md.
  */
@@ -27,6 +32,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BulkStockItem } from '../src/api/inputs.js';
 import { writeConfigFile } from '../src/config.js';
+import { writeNewFileAtomic } from '../src/erp/file/orders/atomicFile.js';
 import { enqueueRun } from '../src/queue/enqueueRun.js';
 import { openQueueClient, type QueueClient } from '../src/queue/queueClient.js';
 import { readRunJob } from '../src/queue/readRunJob.js';
@@ -39,6 +45,7 @@ import { hasFlag, numberArg, stringArg } from './support/benchArgs.js';
 import { machineLine } from './support/machineLine.js';
 import { createPlatformOrders } from './support/createPlatformOrders.js';
 import { peakRssMb } from './support/peakRssMb.js';
+import { timeOutboxWrites } from './support/timeOutboxWrites.js';
 
 const SKUS = numberArg('skus', 100_000);
 const ORDERS = numberArg('orders', 10_000);
@@ -46,13 +53,18 @@ const BATCH = numberArg('batch', 1000);
 /** Milliseconds the sandbox waits before every request (its latency fault): a WAN; 0 is loopback. */
 const LATENCY = numberArg('latency', 0);
 const RUNS = numberArg('runs', 3);
+const RSS_ROWS = numberArg('rss-rows', 0);
 const PROFILE_DIR = stringArg('cpu-prof');
 const CONCURRENCY = numberArg('concurrency', 4);
+/** orders.concurrency of the daemon (its default). */
+const ORDERS_CONCURRENCY = 4;
 const RECORD = hasFlag('record');
 const PREFIX = 'bench';
 
 /** Where the daemon's time goes, printed under the table. */
 const breakdown: string[] = [];
+/** The unchanged ticks' rows. */
+const unchanged: string[] = [];
 /** User + system CPU seconds of a process so far (/proc/PID/stat, clock ticks of 10 ms). */
 const cpuSeconds = (pid: number | undefined): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -65,10 +77,10 @@ const uptime = (): string =>
     .map((l) => l.toFixed(1))
     .join(' / ');
 
-async function writeStockCsv(path: string, quantity: (n: number) => number): Promise<void> {
+async function writeStockCsv(path: string, quantity: (n: number) => number, rows = SKUS): Promise<void> {
   const out = createWriteStream(`${path}.tmp`);
   out.write('sku,quantity\n');
-  for (let n = 1; n <= SKUS; n++) {
+  for (let n = 1; n <= rows; n++) {
     if (!out.write(`${sku(n)},${quantity(n)}\n`)) await once(out, 'drain');
   }
   out.end();
@@ -153,6 +165,23 @@ async function stockPart(world: World): Promise<string[]> {
       log(rows.at(-1)!);
     }
     rows.push(`| median | | | | | | | | | **${median(ratios).toFixed(2)}x** |`);
+    const ticks: number[] = [];
+    for (let r = 1; r <= RUNS; r++) {
+      log(`unchanged tick ${r}: the same file again...`);
+      const load = uptime();
+      sandbox.requestLog.clear();
+      const cpuBefore = cpuSeconds(daemon.child.pid);
+      const run = await runThroughQueue(queues, 'stock');
+      const daemonCpu = cpuSeconds(daemon.child.pid) - cpuBefore;
+      const writes = sandbox.requestLog.entries().filter((e) => e.method !== 'GET').length;
+      const seconds = (run.completedAt - run.triggeredAt) / 1000;
+      ticks.push(seconds);
+      unchanged.push(
+        `| ${r} | ${load} | ${writes} | ${sandbox.requestLog.entries().length} | ${seconds.toFixed(2)} | ${daemonCpu.toFixed(2)} |`,
+      );
+      log(unchanged.at(-1)!);
+    }
+    unchanged.push(`| median | | | | **${median(ticks).toFixed(2)}** | |`);
     breakdown.push(
       `Peak RSS of the daemon over the stock part: ${peakRssMb(daemon.child.pid).toFixed(0)} MB.`,
     );
@@ -178,7 +207,43 @@ async function ordersPart(world: World): Promise<string[]> {
     const files = count();
     const lastFileSeconds = (Date.now() - run.triggeredAt) / 1000;
     const jobSeconds = (run.completedAt - run.triggeredAt) / 1000;
-    const row = `| daemon: ${ORDERS} new platform orders, one orders run through the queue (to the last order file in the outbox) | ${files} | ${sandbox.requestLog.entries().length} | ${lastFileSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${peakRssMb(daemon.child.pid).toFixed(0)} |`;
+    const requests = sandbox.requestLog.entries().length;
+    const peak = peakRssMb(daemon.child.pid);
+    log('timing the outbox writes alone...');
+    const sample = readFileSync(
+      join(
+        outbox,
+        readdirSync(outbox).find((n) => n.endsWith('.json'))!,
+      ),
+      'utf8',
+    );
+    const alone = await timeOutboxWrites(
+      join(world.dir, 'outbox-alone'),
+      ORDERS,
+      sample,
+      writeNewFileAtomic,
+      ORDERS_CONCURRENCY,
+    );
+    const rows = [
+      `| daemon: ${ORDERS} new platform orders, one orders run through the queue (to the last order file in the outbox) | ${files} | ${requests} | ${lastFileSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${peak.toFixed(0)} |`,
+      `| the outbox writes alone: ${ORDERS} files, writeNewFileAtomic (fsync), ${ORDERS_CONCURRENCY} at a time | ${ORDERS} | | ${alone.toFixed(2)} | | |`,
+      `| ratio: last order file / the writes alone | | | **${(lastFileSeconds / alone).toFixed(2)}x** | | |`,
+    ];
+    rows.forEach(log);
+    return rows;
+  });
+}
+
+/** One stock run over RSS_ROWS rows in a fresh daemon: its peak RSS. */
+async function rssPart(world: World): Promise<string[]> {
+  await writeStockCsv(join(world.erpDir, 'stock.csv'), (n) => (n % 89) + 500, RSS_ROWS);
+  return withDaemon(world, async (daemon, queues) => {
+    log(`one stock run over ${RSS_ROWS} rows...`);
+    world.sandbox.requestLog.clear();
+    const load = uptime();
+    const run = await runThroughQueue(queues, 'stock');
+    const requests = world.sandbox.requestLog.entries().length;
+    const row = `| daemon: one stock run over a ${RSS_ROWS}-row stock.csv (${SKUS} SKUs known to the platform; load ${load}) | ${RSS_ROWS} | ${requests} | | ${((run.completedAt - run.triggeredAt) / 1000).toFixed(2)} | ${peakRssMb(daemon.child.pid).toFixed(0)} |`;
     log(row);
     return [row];
   });
@@ -231,8 +296,9 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const stock: string[] = [];
   try {
-    stock.push(...(await stockPart(world)));
+    if (RUNS > 0) stock.push(...(await stockPart(world)));
     if (ORDERS > 0) rows.push(...(await ordersPart(world)));
+    if (RSS_ROWS > 0) rows.push(...(await rssPart(world)));
   } finally {
     await sandbox.close();
     await redis.close();
@@ -244,7 +310,7 @@ async function main(): Promise<void> {
   const section = [
     `## Daemon (${where})`,
     '',
-    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
+    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
       machineLine(),
     '`erp-sync start` runs as a child process (schedules off) on a private redis-server; the sandbox runs in',
     'the bench process. A run is triggered by enqueueing it through Redis (what `erp-sync sync` does).',
@@ -257,6 +323,14 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...stock,
     '',
+    ...(unchanged.length
+      ? [
+          `| unchanged tick (the same ${SKUS / 1000}k rows again) | load | write requests | all requests | s trigger to job done | daemon CPU s |`,
+          '|---|---|---|---|---|---|',
+          ...unchanged,
+          '',
+        ]
+      : []),
     ...(rows.length
       ? [
           '| scenario | items / files | requests | s to last ack | s to job done | peak RSS MB |',
@@ -266,7 +340,8 @@ async function main(): Promise<void> {
         ]
       : []),
     ...breakdown,
-    `Aim: the daemon within ${LATENCY > 0 ? '1.3x' : '2x'} of the floor (median of the runs).`,
+    `Aims: the daemon within ${LATENCY > 0 ? '1.3x' : '2x'} of the floor (median of the runs); an unchanged tick under 0.5 s with 0 writes; ` +
+      'about 100 list requests for 10k new orders, the last order file within 2x of the outbox writes alone; under 300 MB peak RSS for 1M rows.',
     '',
   ].join('\n');
   process.stdout.write(`\n${section}\n`);

@@ -10,9 +10,7 @@
  * with and without fsync) for the same number of files, to show what bounds the import.
  * --record rewrites the "## Orders" section of bench/RESULTS.md.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { link, open, unlink } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
@@ -23,6 +21,7 @@ import { recordSection } from './support/recordSection.js';
 import { hasFlag, numberArg } from './support/benchArgs.js';
 import { machineLine } from './support/machineLine.js';
 import { createPlatformOrders } from './support/createPlatformOrders.js';
+import { timeOutboxWrites, writeNewFileNoSync } from './support/timeOutboxWrites.js';
 
 const ORDERS = numberArg('orders', 10_000);
 const CONCURRENCY = numberArg('concurrency', 4);
@@ -48,33 +47,6 @@ function writeConfig(dir: string, name: string, sandbox: Sandbox): string {
     orders: { concurrency: CONCURRENCY },
     log: { level: 'warn' },
   });
-}
-
-/** The same write as writeNewFileAtomic (temp file, link, unlink) without the fsync. */
-async function writeNewFileNoSync(path: string, content: string): Promise<void> {
-  const temp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
-  const handle = await open(temp, 'w');
-  await handle.writeFile(content, 'utf8');
-  await handle.close();
-  await link(temp, path);
-  await unlink(temp);
-}
-
-/** Seconds to write `count` files of `content`, `concurrency` at a time, as the orders pipeline does. */
-async function timeOutboxWrites(
-  dir: string,
-  count: number,
-  content: string,
-  write: (path: string, content: string) => Promise<unknown>,
-): Promise<number> {
-  mkdirSync(dir, { recursive: true });
-  const started = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await write(join(dir, `${next++}.json`), content);
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return (performance.now() - started) / 1000;
 }
 
 async function main(): Promise<void> {
@@ -106,8 +78,20 @@ async function main(): Promise<void> {
         'utf8',
       );
       process.stderr.write('timing the outbox writes alone...\n');
-      const synced = await timeOutboxWrites(join(dir, 'fsync'), ORDERS, sample, writeNewFileAtomic);
-      const unsynced = await timeOutboxWrites(join(dir, 'nosync'), ORDERS, sample, writeNewFileNoSync);
+      const synced = await timeOutboxWrites(
+        join(dir, 'fsync'),
+        ORDERS,
+        sample,
+        writeNewFileAtomic,
+        CONCURRENCY,
+      );
+      const unsynced = await timeOutboxWrites(
+        join(dir, 'nosync'),
+        ORDERS,
+        sample,
+        writeNewFileNoSync,
+        CONCURRENCY,
+      );
       writes.push(
         `| writeNewFileAtomic (fsync), ${ORDERS} files | ${synced.toFixed(2)} | ${((synced / ORDERS) * 1000).toFixed(2)} | ${((synced / importSeconds) * 100).toFixed(0)}% |`,
         `| same without fsync | ${unsynced.toFixed(2)} | ${((unsynced / ORDERS) * 1000).toFixed(2)} | ${((unsynced / importSeconds) * 100).toFixed(0)}% |`,

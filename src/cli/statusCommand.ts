@@ -166,7 +166,8 @@ export async function statusCommand(flags: { json: boolean }, command: Command):
       store.close();
     }
   }
-  if (!deployment.multi) {
+  // One account (the only one, or --account's): the report as it always was.
+  if (!deployment.multi || globals.account !== undefined) {
     const { report } = reports[0]!;
     process.stdout.write(
       flags.json

@@ -102,4 +102,57 @@ describe('several accounts in one daemon', () => {
     for (const [during, ms] of Object.entries(latencies)) expect(ms, during).toBeLessThan(PROMPT_MS);
     process.stderr.write(`account a's change to its platform, ms: ${JSON.stringify(latencies)}\n`);
   }, 180_000);
+
+  it('one ops server shows every account: an index, each console under /accounts/NAME, Bull Board and metrics by account', async () => {
+    world = await startAccountsWorld(['a', 'b']);
+    const [a, b] = world.accounts as [WorldAccount, WorldAccount];
+    const sku = await sellableSku(b.api);
+    b.writeStock([{ sku, quantity: 9 }]);
+    const daemon = await world.start();
+    await eventually('b pushed', async () => (await platformStock(b.api)).get(sku) === 9);
+    expect(a.name).toBe('a');
+
+    const index = await opsGet(daemon.url, '/');
+    expect(index.status).toBe(200);
+    expect(index.text).toContain('href="/accounts/a/"');
+    expect(index.text).toContain('href="/accounts/b/"');
+
+    const overview = await opsGet(daemon.url, '/accounts/b/');
+    expect(overview.status).toBe(200);
+    expect(overview.text).toContain('href="/accounts/b/rejects"');
+    expect(overview.text).toContain('data-live="/accounts/b/fragments/overview"');
+    expect(overview.text).toContain('href="/metrics"');
+    expect(overview.text).not.toMatch(
+      /(href|action|src|data-live)="\/(rejects|orders|audit|explain|fragments|console)/,
+    );
+    expect((await opsGet(daemon.url, '/accounts/b/console/console.css')).status).toBe(200);
+    const found = await fetch(`${daemon.url}/accounts/b/explain?q=${encodeURIComponent(sku)}&kind=sku`, {
+      redirect: 'manual',
+    });
+    expect(found.status).toBe(303);
+    expect(found.headers.get('location')).toBe(`/accounts/b/explain/sku?sku=${encodeURIComponent(sku)}`);
+    const story = await opsGet(daemon.url, `/accounts/b/explain/sku?sku=${encodeURIComponent(sku)}`);
+    expect(story.status).toBe(200);
+    expect(story.text).toContain(sku);
+
+    const board = JSON.parse((await opsGet(daemon.url, '/queues/api/queues?page=1')).text) as {
+      queues: { name: string }[];
+    };
+    expect(board.queues.map((queue) => queue.name).sort()).toEqual([
+      'a.imports',
+      'a.pushes',
+      'a.runs',
+      'b.imports',
+      'b.pushes',
+      'b.runs',
+    ]);
+
+    const metrics = (await opsGet(daemon.url, '/metrics')).text;
+    expect(metrics).toMatch(/erp_sync_runs_total\{account="b",pipeline="stock",status="ok"\} [1-9]/);
+    expect(metrics).toMatch(/erp_sync_queue_jobs\{account="a",queue="runs",state="completed"\} \d+/);
+    const unlabelled = metrics
+      .split('\n')
+      .filter((line) => line.startsWith('erp_sync_') && !line.includes('account="'));
+    expect(unlabelled).toEqual([]);
+  }, 120_000);
 });

@@ -103,6 +103,19 @@ describe('dashboard and alert rules against the real /metrics output', () => {
     expect(missing).toEqual([]);
   });
 
+  it('selects the account in every panel (the account variable), so one dashboard serves several accounts', () => {
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard;
+    const account = dashboard.templating.list.find((variable) => variable.name === 'account');
+    expect(account?.query).toMatchObject({ query: 'label_values(erp_sync_runs_total, account)' });
+    const selectors = dashboardExpressions()
+      .filter(({ where }) => where.startsWith('panel'))
+      .flatMap(({ where, expr }) =>
+        [...expr.matchAll(/\b(erp_sync_\w+)(\{[^}]*\})?/g)].map((m) => ({ where, selector: m[0] })),
+      );
+    expect(selectors.length).toBeGreaterThan(25);
+    expect(selectors.filter(({ selector }) => !selector.includes('account=~"$account"'))).toEqual([]);
+  });
+
   it('finds every metric the alert rules use, and each rule has a summary and a runbook', () => {
     const expressions = ruleExpressions();
     expect(expressions.map((e) => e.where)).toEqual([

@@ -65,28 +65,23 @@ export async function* csvRows(open: OpenStream, options: CsvOptions): RawBatche
   const source = open('lines');
   const state: CsvState = { header: undefined, nextLine: 1, skipping: undefined };
   const plain = new PlainCsv(options.delimiter);
-  const chunks = drainStream<Buffer>(source)[Symbol.asyncIterator]();
+  // The stream's own iterator: one chunk at a time under the stream's backpressure, so a read
+  // never holds more than a chunk's rows beyond what its consumer took.
+  const chunks = (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await chunks.next();
       if (next.done) break;
-      const batch = next.value;
-      const out: RawItem[] = [];
-      for (let i = 0; i < batch.length; i++) {
-        const chunk = batch[i]!;
-        if (chunk.indexOf(QUOTE) === -1) {
-          if (plain.split(chunk, state, out)) {
-            yield out;
-            return;
-          }
-          continue;
-        }
-        if (out.length) yield out;
-        const rest = Readable.from(remaining(plain.handOver(chunk), batch.slice(i + 1), chunks));
+      const chunk = next.value;
+      if (chunk.indexOf(QUOTE) !== -1) {
+        const rest = Readable.from(remaining(plain.handOver(chunk), chunks));
         yield* parsedRows(rest, state, { delimiter: options.delimiter, bom: plain.atStart });
         return;
       }
+      const out: RawItem[] = [];
+      const fatal = plain.split(chunk, state, out);
       if (out.length) yield out;
+      if (fatal) return;
     }
     const out: RawItem[] = [];
     plain.end(state, out);
@@ -96,18 +91,13 @@ export async function* csvRows(open: OpenStream, options: CsvOptions): RawBatche
   }
 }
 
-/** The chunk that holds the first quote, the others of its batch, then the rest of the stream. */
-async function* remaining(
-  first: Buffer,
-  batch: Buffer[],
-  chunks: AsyncIterator<Buffer[]>,
-): AsyncGenerator<Buffer> {
+/** The chunk that holds the first quote, then the rest of the stream. */
+async function* remaining(first: Buffer, chunks: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
   yield first;
-  yield* batch;
   for (;;) {
     const next = await chunks.next();
     if (next.done) return;
-    yield* next.value;
+    yield next.value;
   }
 }
 
