@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadDeployment, parseConfig } from '../../src/config.js';
+import { loadConfig, loadDeployment, parseConfig } from '../../src/config.js';
+import { configError } from '../support/configError.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erp-sync-config-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -10,16 +11,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const API = { baseUrl: 'http://127.0.0.1:9/api/v2', apiKey: 'cms_key_never_printed' };
 const ERP = { type: 'file', path: dir };
 const PG_URL = 'postgres://erp_sync@db.internal:5432/erp';
-
-function configError(load: () => unknown): ConfigError {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('no ConfigError');
-}
 
 describe('store: a PostgreSQL store beside the SQLite file', () => {
   it('takes type postgres with a URL, a schema (erp_sync by default) and the password variable', () => {
