@@ -23,11 +23,6 @@
  * postgres://postgres@127.0.0.1:5432/test, dropped at the end), each on a world of its own (Redis,
  * sandbox, folder) so both start from the same state; --record rewrites the "## Daemon, PostgreSQL
  * store against SQLite" section.
- *
- * --accounts 2: after those, two accounts served by one daemon (an `accounts:` configuration, each
- * account with its own sandbox of SKUS products, drop folder, SQLite store and BullMQ prefix): per
- * run, account a's stock alone (every SKU changed), then both accounts' at once; measured from the
- * trigger to each sandbox's last bulk answer. The table goes in the same section.
  */
 import {
   createWriteStream,
@@ -80,8 +75,6 @@ if (STORE !== 'sqlite' && STORE !== 'postgres') {
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** SQLite then PostgreSQL in the same run. */
 const COMPARE = STORE === 'postgres';
-/** --accounts 2: a part with two accounts in one daemon (their own sandboxes, folders and SQLite stores). */
-const ACCOUNTS = numberArg('accounts', 0);
 const PREFIX = 'bench';
 
 /** Where the daemon's time goes, printed under the table. */
@@ -274,103 +267,6 @@ async function rssPart(world: World): Promise<string[]> {
   });
 }
 
-/** Seconds from `from` to the sandbox's last answered bulk stock request, and how many there were. */
-function lastBulkAck(sandbox: Sandbox, from: number): { seconds: number; requests: number } {
-  const bulk = sandbox.requestLog
-    .entries()
-    .filter((e) => e.method === 'PATCH' && e.path.endsWith('/products/stock/bulk'));
-  const last = Math.max(...bulk.map((e) => Date.parse(e.at) + e.durationMs));
-  return { seconds: (last - from) / 1000, requests: bulk.length };
-}
-
-/** Two accounts in one daemon: one account's push alone, then both accounts' at once. */
-async function accountsPart(): Promise<string[]> {
-  const names = accountNames();
-  log(`[${ACCOUNTS} accounts] starting Redis and ${ACCOUNTS} sandboxes with ${SKUS} products each...`);
-  const redis = await startPrivateRedis();
-  const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-accounts-'));
-  const accounts: { name: string; sandbox: Sandbox; stockCsv: string; keyEnv: string }[] = [];
-  for (const name of names) {
-    const sandbox = await startSandbox({
-      port: 0,
-      seed: 'empty',
-      extraProducts: SKUS,
-      recordBodies: false,
-      faults: LATENCY > 0 ? `latency=${LATENCY}` : null,
-    });
-    mkdirSync(join(dir, name, 'erp'), { recursive: true });
-    accounts.push({
-      name,
-      sandbox,
-      stockCsv: join(dir, name, 'erp', 'stock.csv'),
-      keyEnv: `${name.toUpperCase()}_KEY`,
-    });
-  }
-  const configFile = writeConfigFile(join(dir, 'config.yaml'), {
-    sync: { batchSize: BATCH, concurrency: CONCURRENCY },
-    orders: { oversellGuard: { enabled: false } },
-    log: { level: 'warn' },
-    redis: { prefix: PREFIX },
-    server: { host: '127.0.0.1', port: 0 },
-    schedules: {
-      catalog: 'off',
-      orders: 'off',
-      stock: 'off',
-      prices: 'off',
-      feedback: 'off',
-      'erp-orders': 'off',
-    },
-    accounts: accounts.map((a) => ({
-      name: a.name,
-      api: { baseUrl: a.sandbox.url, apiKeyEnv: a.keyEnv },
-      erp: { type: 'file', path: join(dir, a.name, 'erp'), stableMs: 0 },
-      store: { path: join(dir, a.name, 'erp-sync.db') },
-    })),
-  });
-  const env: Record<string, string> = { REDIS_URL: redis.url };
-  for (const a of accounts) env[a.keyEnv] = a.sandbox.keys.primary;
-  const daemon = await startDaemonProcess(configFile, env, { readyTimeoutMs: 120_000 });
-  const queues = await Promise.all(
-    accounts.map((a) => openQueueClient({ url: redis.url, prefix: `${PREFIX}-${a.name}` })),
-  );
-  const rows: string[] = [];
-  try {
-    const push = async (which: number[], round: number) => {
-      for (const i of which) await writeStockCsv(accounts[i]!.stockCsv, (n) => (n % 89) + 1 + round * 100);
-      for (const i of which) accounts[i]!.sandbox.requestLog.clear();
-      const runs = await Promise.all(which.map((i) => runThroughQueue(queues[i]!, 'stock')));
-      return which.map((i, k) => lastBulkAck(accounts[i]!.sandbox, runs[k]!.triggeredAt));
-    };
-    const all = accounts.map((_, i) => i);
-    log('first push of every account (fresh stores)...');
-    await push(all, 0);
-    for (let r = 1; r <= RUNS; r++) {
-      const load = uptime();
-      log(`run ${r}: account a alone...`);
-      const [alone] = await push([0], r * 2 - 1);
-      log(`run ${r}: every account at once...`);
-      const together = await push(all, r * 2);
-      rows.push(
-        `| ${r} | ${load} | ${alone!.seconds.toFixed(2)} | ${together.map((t) => t.seconds.toFixed(2)).join(' | ')} | ${together.reduce((sum, t) => sum + t.requests, 0)} |`,
-      );
-      log(rows.at(-1)!);
-    }
-    breakdown.push(
-      `Peak RSS of the daemon serving ${ACCOUNTS} accounts: ${peakRssMb(daemon.child.pid).toFixed(0)} MB.`,
-    );
-  } finally {
-    await Promise.all(queues.map((q) => q.close()));
-    daemon.kill('SIGTERM');
-    await daemon.exited;
-    for (const a of accounts) await a.sandbox.close();
-    await redis.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return rows;
-}
-
-const accountNames = (): string[] => Array.from({ length: ACCOUNTS }, (_, i) => String.fromCharCode(97 + i));
-
 type StoreKind = 'sqlite' | 'postgres';
 
 /** The store section of the daemon's configuration, and how to remove that store afterwards. */
@@ -466,7 +362,6 @@ async function main(): Promise<void> {
     stock.push(...measured.stock);
     rows.push(...measured.rows);
   }
-  const accountRows = ACCOUNTS >= 2 ? await accountsPart() : [];
 
   const where =
     LATENCY > 0 ? `${LATENCY} ms latency on every request (the sandbox's latency fault)` : 'loopback';
@@ -479,7 +374,7 @@ async function main(): Promise<void> {
   const section = [
     heading,
     '',
-    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}${COMPARE ? ' --store postgres' : ''}${ACCOUNTS >= 2 ? ` --accounts ${ACCOUNTS}` : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
+    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}${COMPARE ? ' --store postgres' : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
       machineLine(),
     ...(COMPARE
       ? [
@@ -526,18 +421,6 @@ async function main(): Promise<void> {
       ? [
           ...head('scenario', 'items / files', 'requests', 's to last ack', 's to job done', 'peak RSS MB'),
           ...rows,
-          '',
-        ]
-      : []),
-    ...(accountRows.length
-      ? [
-          `Two accounts in one daemon (\`--accounts ${ACCOUNTS}\`), SQLite stores, each account its own sandbox of ${SKUS / 1000}k products; every SKU changed, s from the trigger to the account's last bulk answer:`,
-          '',
-          `| run | load | a alone | ${accountNames()
-            .map((n) => `${n} with the others`)
-            .join(' | ')} | requests (all) |`,
-          `|${['run', 'load', 'a alone', ...accountNames(), 'requests'].map(() => '---').join('|')}|`,
-          ...accountRows,
           '',
         ]
       : []),
