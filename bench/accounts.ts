@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
+import { PIPELINE_ORDER } from '../src/domain/pipelineNames.js';
 import { openQueueClient, type QueueClient } from '../src/queue/queueClient.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.js';
 import { startDaemonProcess } from '../dev/daemonProcess.js';
@@ -55,7 +56,7 @@ function lastAckSeconds(account: BenchAccount, triggeredAt: number): number {
 
 /** Every SKU of each account changes, then each account's run is triggered at once; seconds per account. */
 async function push(accounts: BenchAccount[], value: number): Promise<number[]> {
-  await Promise.all(accounts.map((a) => writeStockCsv(a.stockCsv, SKUS, (n) => (n % 89) + value)));
+  await Promise.all(accounts.map((a) => writeStockCsv(a.stockCsv, (n) => (n % 89) + value, SKUS)));
   for (const account of accounts) account.sandbox.requestLog.clear();
   const runs = await Promise.all(accounts.map((a) => runThroughQueue(a.queues!, 'stock')));
   return accounts.map((account, i) => lastAckSeconds(account, runs[i]!.triggeredAt));
@@ -78,14 +79,7 @@ async function main(): Promise<void> {
     log: { level: 'warn' },
     redis: { prefix: 'bench' },
     server: { host: '127.0.0.1', port: 0 },
-    schedules: {
-      catalog: 'off',
-      orders: 'off',
-      stock: 'off',
-      prices: 'off',
-      feedback: 'off',
-      'erp-orders': 'off',
-    },
+    schedules: Object.fromEntries(PIPELINE_ORDER.map((pipeline) => [pipeline, 'off'])),
     accounts: accounts.map((account) => ({
       name: account.name,
       api: { baseUrl: account.sandbox.url, apiKeyEnv: `${account.name.toUpperCase()}_KEY` },

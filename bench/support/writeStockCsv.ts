@@ -7,8 +7,8 @@ export const bulkSku = (n: number): string => `BULK-${String(n).padStart(6, '0')
 /** A stock.csv of `rows` bulk SKUs, streamed to a temporary name and renamed (as an ERP export should). */
 export async function writeStockCsv(
   path: string,
-  rows: number,
   quantity: (n: number) => number,
+  rows: number,
 ): Promise<void> {
   const out = createWriteStream(`${path}.tmp`);
   out.write('sku,quantity\n');
