@@ -17,19 +17,17 @@
  *    sandbox's products are unknown to the platform) in a fresh daemon: its peak RSS.
  * Each part gets a fresh daemon process, so its peak RSS is its own. --record rewrites the
  * "## Daemon" section of bench/RESULTS.md.
+ *
+ * --store postgres: every part twice in the same run: with the SQLite store (the reference), then
+ * with the PostgreSQL store (a schema of its own on BENCH_PG_URL, default
+ * postgres://postgres@127.0.0.1:5432/test, dropped at the end), each on a world of its own (Redis,
+ * sandbox, folder) so both start from the same state; --record rewrites the "## Daemon, PostgreSQL
+ * store against SQLite" section.
  */
-import {
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
-import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import type { BulkStockItem } from '../src/api/inputs.js';
 import { writeConfigFile } from '../src/config.js';
 import { writeNewFileAtomic } from '../src/erp/file/orders/atomicFile.js';
@@ -46,6 +44,7 @@ import { machineLine } from './support/machineLine.js';
 import { createPlatformOrders } from './support/createPlatformOrders.js';
 import { peakRssMb } from './support/peakRssMb.js';
 import { timeOutboxWrites } from './support/timeOutboxWrites.js';
+import { bulkSku, writeStockCsv as writeRows } from './support/writeStockCsv.js';
 
 const SKUS = numberArg('skus', 100_000);
 const ORDERS = numberArg('orders', 10_000);
@@ -59,6 +58,14 @@ const CONCURRENCY = numberArg('concurrency', 4);
 /** orders.concurrency of the daemon (its default). */
 const ORDERS_CONCURRENCY = 4;
 const RECORD = hasFlag('record');
+const STORE = stringArg('store') ?? 'sqlite';
+if (STORE !== 'sqlite' && STORE !== 'postgres') {
+  process.stderr.write(`--store is sqlite or postgres, got '${STORE}'\n`);
+  process.exit(64);
+}
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** SQLite then PostgreSQL in the same run. */
+const COMPARE = STORE === 'postgres';
 const PREFIX = 'bench';
 
 /** Where the daemon's time goes, printed under the table. */
@@ -70,23 +77,15 @@ const cpuSeconds = (pid: number | undefined): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
+const sku = bulkSku;
 const log = (text: string): void => void process.stderr.write(`${text}\n`);
 const uptime = (): string =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
 
-async function writeStockCsv(path: string, quantity: (n: number) => number, rows = SKUS): Promise<void> {
-  const out = createWriteStream(`${path}.tmp`);
-  out.write('sku,quantity\n');
-  for (let n = 1; n <= rows; n++) {
-    if (!out.write(`${sku(n)},${quantity(n)}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  renameSync(`${path}.tmp`, path);
-}
+const writeStockCsv = (path: string, quantity: (n: number) => number, rows = SKUS): Promise<void> =>
+  writeRows(path, quantity, rows);
 
 interface World {
   redis: PrivateRedis;
@@ -201,7 +200,9 @@ async function ordersPart(world: World): Promise<string[]> {
     // like every API-bound queue) go on after it: wait for the last order file in the outbox.
     const outbox = join(world.erpDir, 'outbox', 'orders');
     // Order files only (`<id>.json`): not the temporary files of writes under way.
-    const count = (): number => readdirSync(outbox).filter((name) => /^\d+\.(json|xml)$/.test(name)).length;
+    // (absent until the first import: the run job may complete before any import ran)
+    const count = (): number =>
+      existsSync(outbox) ? readdirSync(outbox).filter((name) => /^\d+\.(json|xml)$/.test(name)).length : 0;
     const deadline = Date.now() + 900_000;
     while (count() < ORDERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const files = count();
@@ -249,8 +250,29 @@ async function rssPart(world: World): Promise<string[]> {
   });
 }
 
-async function main(): Promise<void> {
-  log(`starting Redis and the sandbox with ${SKUS} products...`);
+type StoreKind = 'sqlite' | 'postgres';
+
+/** The store section of the daemon's configuration, and how to remove that store afterwards. */
+function benchStore(kind: StoreKind, dir: string): { config: object; drop(): Promise<void> } {
+  if (kind === 'sqlite') return { config: { path: join(dir, 'erp-sync.db') }, drop: async () => {} };
+  const schema = `bench_${process.pid}_${Date.now().toString(36)}`;
+  return {
+    config: { type: 'postgres', url: PG_URL, schema },
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Every part on a world of its own (Redis, sandbox, folder, store): each store starts from the same state. */
+async function measure(kind: StoreKind): Promise<{ stock: string[]; rows: string[] }> {
+  log(`[${kind} store] starting Redis and the sandbox with ${SKUS} products...`);
   const redis = await startPrivateRedis();
   const sandbox = await startSandbox({
     port: 0,
@@ -262,10 +284,11 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-daemon-'));
   const erpDir = join(dir, 'erp');
   mkdirSync(erpDir);
+  const store = benchStore(kind, dir);
   const configFile = writeConfigFile(join(dir, 'config.yaml'), {
     api: { baseUrl: sandbox.url, apiKey: sandbox.keys.primary },
     erp: { type: 'file', path: erpDir, stableMs: 0 },
-    store: { path: join(dir, 'erp-sync.db') },
+    store: store.config,
     sync: { batchSize: BATCH, concurrency: CONCURRENCY },
     // the raw floor reads no orders: neither does the stock run here
     orders: { oversellGuard: { enabled: false } },
@@ -295,6 +318,8 @@ async function main(): Promise<void> {
   };
   const rows: string[] = [];
   const stock: string[] = [];
+  const notesFrom = breakdown.length;
+  const unchangedFrom = unchanged.length;
   try {
     if (RUNS > 0) stock.push(...(await stockPart(world)));
     if (ORDERS > 0) rows.push(...(await ordersPart(world)));
@@ -302,16 +327,44 @@ async function main(): Promise<void> {
   } finally {
     await sandbox.close();
     await redis.close();
+    await store.drop();
     rmSync(dir, { recursive: true, force: true });
+  }
+  if (!COMPARE) return { stock, rows };
+  const label = (row: string) => row.replace(/^\| /, `| ${kind} | `);
+  for (let i = notesFrom; i < breakdown.length; i++) breakdown[i] = `${kind} store: ${breakdown[i]}`;
+  for (let i = unchangedFrom; i < unchanged.length; i++) unchanged[i] = label(unchanged[i]!);
+  return { stock: stock.map(label), rows: rows.map(label) };
+}
+
+async function main(): Promise<void> {
+  const rows: string[] = [];
+  const stock: string[] = [];
+  for (const kind of COMPARE ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)) {
+    const measured = await measure(kind);
+    stock.push(...measured.stock);
+    rows.push(...measured.rows);
   }
 
   const where =
     LATENCY > 0 ? `${LATENCY} ms latency on every request (the sandbox's latency fault)` : 'loopback';
+  const heading = COMPARE ? `## Daemon, PostgreSQL store against SQLite (${where})` : `## Daemon (${where})`;
+  /** A table's two header lines, with a store column first when both stores were measured. */
+  const head = (...cells: string[]): string[] => {
+    const all = COMPARE ? ['store', ...cells] : cells;
+    return [`| ${all.join(' | ')} |`, `|${all.map(() => '---').join('|')}|`];
+  };
   const section = [
-    `## Daemon (${where})`,
+    heading,
     '',
-    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
+    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}${COMPARE ? ' --store postgres' : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
       machineLine(),
+    ...(COMPARE
+      ? [
+          'Each store on a world of its own (a private redis-server, a fresh sandbox, an empty store), SQLite first,',
+          'then PostgreSQL (a schema of its own on the local server, its default settings), in the same process.',
+        ]
+      : []),
     '`erp-sync start` runs as a child process (schedules off) on a private redis-server; the sandbox runs in',
     'the bench process. A run is triggered by enqueueing it through Redis (what `erp-sync sync` does).',
     '"to last ack" ends when the sandbox answered the last bulk request (its request log); "to job done"',
@@ -319,22 +372,37 @@ async function main(): Promise<void> {
     `behind the same latency: the same SKUs' new values as pre-built bodies of 1000 items from one keep-alive`,
     `client, ${CONCURRENCY} in flight. Load average (1 / 5 / 15 min) when each run started (the machine is shared).`,
     '',
-    `| run (${SKUS / 1000}k SKUs changed) | load | items | requests | s to first request | s to last ack | s to job done | daemon CPU s | floor s | daemon / floor |`,
-    '|---|---|---|---|---|---|---|---|---|---|',
+    ...head(
+      `run (${SKUS / 1000}k SKUs changed)`,
+      'load',
+      'items',
+      'requests',
+      's to first request',
+      's to last ack',
+      's to job done',
+      'daemon CPU s',
+      'floor s',
+      'daemon / floor',
+    ),
     ...stock,
     '',
     ...(unchanged.length
       ? [
-          `| unchanged tick (the same ${SKUS / 1000}k rows again) | load | write requests | all requests | s trigger to job done | daemon CPU s |`,
-          '|---|---|---|---|---|---|',
+          ...head(
+            `unchanged tick (the same ${SKUS / 1000}k rows again)`,
+            'load',
+            'write requests',
+            'all requests',
+            's trigger to job done',
+            'daemon CPU s',
+          ),
           ...unchanged,
           '',
         ]
       : []),
     ...(rows.length
       ? [
-          '| scenario | items / files | requests | s to last ack | s to job done | peak RSS MB |',
-          '|---|---|---|---|---|---|',
+          ...head('scenario', 'items / files', 'requests', 's to last ack', 's to job done', 'peak RSS MB'),
           ...rows,
           '',
         ]
@@ -345,7 +413,7 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   process.stdout.write(`\n${section}\n`);
-  if (RECORD) recordSection(`## Daemon (${where})`, section);
+  if (RECORD) recordSection(heading, section);
 }
 
 await main();

@@ -16,10 +16,16 @@ export interface DaemonProcess {
 export async function startDaemonProcess(
   configFile: string,
   env: Record<string, string>,
-  options: { readyTimeoutMs?: number } = {},
+  options: {
+    readyTimeoutMs?: number;
+    /** The working folder (default: the project's): a "host" of its own in a multi-host test. */
+    cwd?: string;
+  } = {},
 ): Promise<DaemonProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_ENTRY, 'start', '--config', configFile], {
-    cwd: PROJECT_ROOT,
+  // tsx by its resolved URL, so that a daemon started in another folder finds it too.
+  const tsx = import.meta.resolve('tsx');
+  const child = spawn(process.execPath, ['--import', tsx, CLI_ENTRY, 'start', '--config', configFile], {
+    cwd: options.cwd ?? PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

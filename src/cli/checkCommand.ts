@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ApiAccount } from '../api/index.js';
-import { loadConfig, type Config } from '../config.js';
+import { AccountChoiceError, loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
 import { createLogger } from '../logger.js';
@@ -30,6 +30,14 @@ export async function runChecks(configFile: string | undefined, accountName?: st
   try {
     config = loadConfig({ file: configFile, account: accountName });
   } catch (error) {
+    // Several accounts and none named: each one, its lines naming it.
+    if (error instanceof AccountChoiceError && accountName === undefined && error.accounts.length > 1) {
+      const lines: CheckLine[] = [];
+      for (const name of error.accounts)
+        for (const line of await runChecks(configFile, name))
+          lines.push({ ...line, what: `account ${name}: ${line.what}` });
+      return lines;
+    }
     return [{ what: 'configuration', ok: false, details: describeError(error), exitCode: EXIT_CONFIG }];
   }
   const lines: CheckLine[] = [{ what: 'configuration', ok: true, details: configFile ?? 'environment' }];

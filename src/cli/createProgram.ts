@@ -96,14 +96,29 @@ export function createProgram(): Command {
     .option('--store <file>', 'store file (default: store.path of the configuration)')
     .action(lazy(async () => (await import('./storeCommands.js')).linksCommand));
 
-  program
-    .command('store')
-    .description('manage the local store')
+  const store = program.command('store').description('manage the local store');
+  store
     .command('reset')
     .description('delete the store to start over (asks on a terminal; --yes to skip the question)')
     .option('--yes', 'do not ask', false)
     .option('--store <file>', 'store file (default: store.path of the configuration)')
     .action(lazy(async () => (await import('./storeCommands.js')).storeResetCommand));
+  store
+    .command('migrate')
+    .description(
+      'copy the SQLite store into a PostgreSQL store and verify the copy (row counts and a checksum per table)',
+    )
+    .requiredOption('--to <type>', 'the kind of store to copy into: postgres', oneOf(['postgres']))
+    .option(
+      '--url <url>',
+      'postgres://USER@HOST:PORT/DATABASE, without the password (default: the configured store)',
+    )
+    .option('--schema <name>', 'the schema of the store (default: the configured one, or erp_sync)')
+    .option('--password-env <name>', 'the environment variable holding the password (default: PGPASSWORD)')
+    .option('--from <file>', 'the SQLite store to copy (default: store.path of the configuration)')
+    .option('--replace', 'empty a target that holds rows before copying (else it is refused)', false)
+    .option('--check', 'copy nothing: compare the two stores table by table', false)
+    .action(lazy(async () => (await import('./storeMigrateCommand.js')).storeMigrateCommand));
 
   const orders = program.command('orders').description('platform orders the ERP has not taken yet');
   orders

@@ -1,4 +1,4 @@
-import type { DaemonStatus } from '../queue/daemonStatus.js';
+import type { DaemonStatus } from '../diagnostics/StatusReport.js';
 
 /** The daemon's part of `erp-sync status` as text. */
 export function formatDaemonStatus(status: DaemonStatus): string {

@@ -13,6 +13,7 @@ import {
 import { storeMetricsReader } from '../server/storeMetricsReader.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { runPipeline } from '../sync/runPipeline.js';
+import { StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
 import { consoleSources } from './consoleSources.js';
 import type { RunSummary, SyncContext } from '../sync/frame/types.js';
 
@@ -39,6 +40,8 @@ interface AccountDaemon {
   metrics: Metrics;
   daemon: Daemon;
   config: Config;
+  /** Several accounts: this one's key answered as another company at start, so it alone does not run. */
+  refused?: StoreAccountMismatchError;
 }
 
 /** The single-account daemon (the demo's, and `start` with a configuration without `accounts:`). */
@@ -79,9 +82,13 @@ export async function openDeployment(
     throw error;
   }
   const first = opened[0]!;
+  const readinessOf = (account: AccountDaemon) =>
+    account.refused === undefined
+      ? account.daemon.readiness()
+      : Promise.resolve({ ready: false, reasons: [`not started: ${account.refused.message}`] });
   const readiness = async () => {
     const states = await Promise.all(
-      opened.map(async (account) => ({ account, state: await account.daemon.readiness() })),
+      opened.map(async (account) => ({ account, state: await readinessOf(account) })),
     );
     return {
       ready: states.every(({ state }) => state.ready),
@@ -98,7 +105,7 @@ export async function openDeployment(
         queues: account.daemon.queues,
         metrics: account.metrics,
         console: consoleSources(account.config, account.ctx, account.daemon.queues),
-        readiness: () => account.daemon.readiness(),
+        readiness: () => readinessOf(account),
       }))
     : undefined;
   let ops: Awaited<ReturnType<typeof startOpsServer>>;
@@ -124,7 +131,10 @@ export async function openDeployment(
     url: ops.url,
     async start() {
       // Side by side: an account whose Redis prefix or store waits does not hold the others' start.
-      await Promise.all(opened.map((account) => account.daemon.start()));
+      await Promise.all(opened.map((account) => startAccount(account, deployment.multi, logger)));
+      // Every account another company's: nothing runs, the start fails as a single account's does (exit 65).
+      const refused = opened.map((account) => account.refused);
+      if (refused[0] && refused.every((error) => error !== undefined)) throw refused[0];
     },
     async reload(apis) {
       await Promise.all(
@@ -180,4 +190,24 @@ async function openAccount(
     onAccountState: (state) => live.setAccountState(state),
   });
   return { name: account.name, ctx, metrics: live, daemon, config };
+}
+
+/**
+ * One account's start. A single account whose store belongs to another company refuses the start
+ * (exit 65); among several, that account alone stays stopped (its metrics and /readyz say why)
+ * and the others run: one account's wrong key must not stop every shop of the deployment.
+ */
+async function startAccount(account: AccountDaemon, multi: boolean, logger: Logger): Promise<void> {
+  try {
+    await account.daemon.start();
+  } catch (error) {
+    if (!multi || !(error instanceof StoreAccountMismatchError)) throw error;
+    account.refused = error;
+    account.metrics.setAccountState('mismatch');
+    logger.error(
+      { account: account.name, err: error.message },
+      'this account does not run: its store belongs to another company; the other accounts go on',
+    );
+    await account.daemon.close().catch(() => undefined);
+  }
 }

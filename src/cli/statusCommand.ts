@@ -1,50 +1,12 @@
 import type { Command } from 'commander';
 import { loadDeployment } from '../config.js';
-import { buildDaemonStatus, type DaemonStatus } from '../queue/daemonStatus.js';
-import {
-  openStoreFromConfig,
-  processIsGone,
-  type Store,
-  type StoreAccount,
-  type SyncRun,
-} from '../store/index.js';
+import type { StatusReport } from '../diagnostics/StatusReport.js';
+import { buildDaemonStatus } from '../queue/daemonStatus.js';
+import { openStoreFromConfig, processIsGone, type Store, type SyncRun } from '../store/index.js';
 import { PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { formatDaemonStatus } from './formatDaemonStatus.js';
 import type { GlobalFlags } from './globalFlags.js';
-
-/** What `erp-sync status` shows. Built from the store only: no API key, no customer data. */
-export interface StatusReport {
-  store: string;
-  /** The platform account the store belongs to (null until the first run). */
-  account: StoreAccount | null;
-  pipelines: {
-    pipeline: string;
-    status: string | null;
-    startedAt: string | null;
-    finishedAt: string | null;
-    error: string | null;
-    counts: Record<string, unknown> | null;
-  }[];
-  rejects: { open: number; byPipeline: Record<string, number> };
-  parkedOrders: {
-    orderId: number;
-    number: string | null;
-    reason: string;
-    attempts: number;
-    firstParkedAt: string;
-    nextAttemptAt: string;
-  }[];
-  orders: {
-    links: number;
-    seen: Record<string, number>;
-    events: Record<string, number>;
-    erpOrders: Record<string, number>;
-  };
-  cursors: { name: string; value: string; updatedAt: string }[];
-  /** Queues, pause, schedules and lag of the daemon (Redis may be unreachable: then says so). */
-  daemon?: DaemonStatus;
-}
 
 export function buildStatusReport(store: Store): StatusReport {
   const orders = store.orders;

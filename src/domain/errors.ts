@@ -45,6 +45,10 @@ export const ERROR_CATALOGUE = {
   // local store
   store_failure: { retryable: false, fatal: true },
   store_account_mismatch: { retryable: false, fatal: true },
+  /** `store migrate` will not copy: a non-empty target without --replace, or the stores' tables differ. */
+  store_copy_refused: { retryable: false, fatal: false },
+  /** `store migrate` read the copy back and it differs from the source (row count or checksum of a table). */
+  store_copy_mismatch: { retryable: false, fatal: false },
 } as const satisfies Record<string, { retryable: boolean; fatal: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

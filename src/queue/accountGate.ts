@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/index.js';
 import type { ApiConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
-import { createPlatformClient } from '../sync/createPlatformClient.js';
+import { createPlatformClient, operatorClientBounds } from '../sync/createPlatformClient.js';
 import { logAccountMoved } from '../sync/logAccountMoved.js';
 import { accountIdentity, settleStoreAccount, type AccountState } from '../sync/storeAccount.js';
 import { StoreAccountMismatchError } from '../sync/StoreAccountMismatchError.js';
@@ -146,11 +146,11 @@ export class AccountGate {
   async #readAccount(api: ApiConfig): Promise<Record<string, unknown>> {
     // Its own client: a reloaded key reaches the pipelines' client only once verified. Bounded, so
     // that a platform that does not answer at start delays the daemon's start by seconds, not minutes.
-    const probe = createPlatformClient(api, this.#options.logger.child({ module: 'api' }), {
-      retries: 1,
-      timeoutMs: Math.min(api.timeoutMs, 10_000),
-      deadlineMs: Math.min(api.deadlineMs, 20_000),
-    });
+    const probe = createPlatformClient(
+      api,
+      this.#options.logger.child({ module: 'api' }),
+      operatorClientBounds(api, 1),
+    );
     try {
       return await probe.account.get();
     } finally {

@@ -2,32 +2,15 @@ import type { Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { SCHEDULED_PIPELINES } from '../config/daemonConfigSchema.js';
-import { readPauseState, type PauseState } from './pauseController.js';
-import { QUEUE_NAMES, type PipelineName } from './jobTypes.js';
+import type { DaemonStatus } from '../diagnostics/StatusReport.js';
+import { readPauseState } from './pauseController.js';
+import { QUEUE_NAMES } from './jobTypes.js';
 import { readQueueState } from './readQueueState.js';
 import { openRedis, redactRedisUrl } from './redisConnection.js';
 import { runningDaemons } from './runningDaemons.js';
 import { nextRunsOf } from './schedules.js';
 
-export interface DaemonStatus {
-  redis: string;
-  reachable: boolean;
-  error?: string;
-  /** Workers connected to the runs queue: one per running daemon. */
-  daemons: number;
-  paused: PauseState | null;
-  queues: Record<string, { paused: boolean; counts: Record<string, number> }>;
-  pipelines: Record<
-    PipelineName,
-    {
-      schedule: string;
-      nextRun: string | null;
-      lastRun: string | null;
-      lastSuccess: string | null;
-      lagSeconds: number | null;
-    }
-  >;
-}
+export type { DaemonStatus };
 
 /**
  * The daemon's view for `erp-sync status`: queue counts per state, paused and why, next scheduled

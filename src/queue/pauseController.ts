@@ -1,13 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { PauseState } from '../diagnostics/StatusReport.js';
 
-export interface PauseState {
-  reason: string;
-  since: string;
-  /** The failure's code: `erp_*` when the ERP refused erp-sync's login, else the platform's. */
-  code?: string;
-}
+export type { PauseState };
 
 export interface PauseControllerOptions {
   queues: Queue[];

@@ -61,7 +61,7 @@ export class FingerprintRepository {
     this.#getMany = db
       .prepare<[string, string], [string, string, number, string | null, number]>(
         `SELECT f.key, f.hash, f.generation, f.acked_at, f.missing
-         FROM ${d.list('k', 'text')} ${d.listJoin} fingerprints AS f ON f.pipeline = ? AND f.key = k.value`,
+         FROM ${d.list('k', 'text')} ${d.probe('fingerprints', 'f', 'f.pipeline = ? AND f.key = k.value')}`,
       )
       .raw();
     // Rows: [key, hash, generation]. `WHERE true` parts the SELECT from the upsert clause.

@@ -117,7 +117,8 @@ export class OrderLinkRepository {
       'SELECT * FROM order_links WHERE erp_ref = ? ORDER BY platform_order_id LIMIT 1',
     );
     this.#getMany = db.prepare(
-      `SELECT l.* FROM ${db.dialect.list('k', 'integer')} JOIN order_links AS l ON l.platform_order_id = k.value`,
+      `SELECT l.* FROM ${db.dialect.list('k', 'integer')}
+       ${db.dialect.probe('order_links', 'l', 'l.platform_order_id = k.value')}`,
     );
     this.#list = db.prepare('SELECT * FROM order_links ORDER BY platform_order_id DESC LIMIT ? OFFSET ?');
     this.#count = db.prepare('SELECT count(*) AS n FROM order_links');

@@ -34,7 +34,7 @@ export class OrderSeenRepository {
     );
     this.#known = db.prepare(
       `SELECT s.platform_order_id AS id FROM ${db.dialect.list('k', 'integer')}
-       JOIN orders_seen AS s ON s.platform_order_id = k.value`,
+       ${db.dialect.probe('orders_seen', 's', 's.platform_order_id = k.value')}`,
     );
     this.#count = db.prepare('SELECT outcome, count(*) AS n FROM orders_seen GROUP BY outcome');
   }

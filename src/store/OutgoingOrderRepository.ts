@@ -63,7 +63,7 @@ export class OutgoingOrderRepository {
     this.#byPlatform = db.prepare('SELECT * FROM outgoing_orders WHERE platform_order_id = ?');
     this.#knownSources = db.prepare(
       `SELECT o.source_order_id FROM ${db.dialect.list('k', 'text')}
-       JOIN outgoing_orders AS o ON o.source_order_id = k.value`,
+       ${db.dialect.probe('outgoing_orders', 'o', 'o.source_order_id = k.value')}`,
     );
     this.#list = db.prepare('SELECT * FROM outgoing_orders ORDER BY created_at');
   }

@@ -33,7 +33,7 @@ export class ProductCreateRepository {
   constructor(db: SqlDatabase) {
     this.#get = db.prepare('SELECT * FROM product_creates WHERE sku = ?');
     this.#getMany = db.prepare(
-      `SELECT c.* FROM ${db.dialect.list('k', 'text')} ${db.dialect.listJoin} product_creates AS c ON c.sku = k.value`,
+      `SELECT c.* FROM ${db.dialect.list('k', 'text')} ${db.dialect.probe('product_creates', 'c', 'c.sku = k.value')}`,
     );
     // A refused create may be tried again with new content; a pending or unknown one keeps its
     // attempts (they say a POST may be out there).

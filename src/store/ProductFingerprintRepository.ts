@@ -18,7 +18,7 @@ export class ProductFingerprintRepository {
   constructor(private readonly db: SqlDatabase) {
     this.#getMany = db.prepare(
       `SELECT f.sku, f.fields FROM ${db.dialect.list('k', 'text')}
-       ${db.dialect.listJoin} product_fingerprints AS f ON f.sku = k.value`,
+       ${db.dialect.probe('product_fingerprints', 'f', 'f.sku = k.value')}`,
     );
     this.#put = db.prepare(
       `INSERT INTO product_fingerprints (sku, fields, acked_at) VALUES (?, ?, ?)

@@ -42,12 +42,11 @@ export class ProductLinkRepository {
          linked_at = excluded.linked_at`,
     );
     this.#get = db.prepare('SELECT * FROM product_links WHERE sku = ? AND variant_sku = ?');
-    // json_each keeps one prepared statement for any chunk size; CROSS JOIN makes SQLite loop over
-    // the keys and probe the primary key.
+    // A JSON list keeps one prepared statement for any chunk size; probe() loops over the keys
+    // and looks each up by the primary key.
     this.#getMany = db.prepare(
       `SELECT l.* FROM ${d.rows('k')}
-       ${d.listJoin} product_links AS l
-         ON l.sku = ${d.field('k', 0, 'text')} AND l.variant_sku = ${d.field('k', 1, 'text')}`,
+       ${d.probe('product_links', 'l', `l.sku = ${d.field('k', 0, 'text')} AND l.variant_sku = ${d.field('k', 1, 'text')}`)}`,
     );
     this.#all = db.prepare('SELECT * FROM product_links ORDER BY sku, variant_sku');
     this.#byProduct = db.prepare('SELECT * FROM product_links WHERE product_id = ? ORDER BY variant_sku');

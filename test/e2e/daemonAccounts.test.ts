@@ -1,9 +1,10 @@
-import { renameSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../dev/daemonProcess.js';
 import { startAccountsWorld, type AccountsWorld, type WorldAccount } from '../support/accountsWorld.js';
 import { opsGet, platformStock } from '../support/daemonWorld.js';
 import { sellableSku } from '../support/orderChecks.js';
+import { runCli } from '../support/cli.js';
 
 /** Account a's change reaches its platform this fast whatever account b goes through (schedule 1 s, watch at once). */
 const PROMPT_MS = 8_000;
@@ -154,5 +155,60 @@ describe('several accounts in one daemon', () => {
       .split('\n')
       .filter((line) => line.startsWith('erp_sync_') && !line.includes('account="'));
     expect(unlabelled).toEqual([]);
+  }, 120_000);
+
+  it('an account whose key answers as another company does not start; the other accounts run', async () => {
+    world = await startAccountsWorld(['a', 'b']);
+    const [a, b] = world.accounts as [WorldAccount, WorldAccount];
+    // b's store is bound to b's company first ...
+    const bound = await runCli(
+      ['--config', world.configFile, '--account', 'b', 'run-once', '--only', 'catalog'],
+      world.env,
+    );
+    expect(bound.code, bound.stderr).toBe(0);
+    // ... then b's variable holds another company's key.
+    world.env[b.keyEnv] = b.sandbox.keys.secondary;
+    const sku = await sellableSku(a.api);
+    a.writeStock([{ sku, quantity: 5 }]);
+    const daemon = await world.start();
+    await eventually('a pushed', async () => (await platformStock(a.api)).get(sku) === 5);
+    const ready = await readyz(daemon.url);
+    expect(ready.status).toBe(503);
+    expect(ready.reasons).toHaveLength(1);
+    expect(ready.reasons[0]).toMatch(/^account b: not started: the store .* belongs to the account/);
+    const metrics = (await opsGet(daemon.url, '/metrics')).text;
+    expect(metrics).toContain('erp_sync_account_mismatch{account="b"} 1');
+    expect(metrics).toContain('erp_sync_account_mismatch{account="a"} 0');
+    expect(daemon.stderr()).toContain('this account does not run: its store belongs to another company');
+    expect(daemon.stderr()).not.toContain(b.sandbox.keys.secondary);
+  }, 120_000);
+
+  it("SIGHUP reads each account's key file again: a replaced key of b is used, a goes on untouched", async () => {
+    world = await startAccountsWorld(['a', 'b'], { keyFile: ['b'], config: { queue: { probeSeconds: 2 } } });
+    const [a, b] = world.accounts as [WorldAccount, WorldAccount];
+    const [skuA, skuB] = [await sellableSku(a.api), await sellableSku(b.api)];
+    // b starts with a key the platform refuses: its jobs are held, a's run.
+    writeFileSync(b.keyFile!, 'cms_not_a_key_of_this_platform\n');
+    a.writeStock([{ sku: skuA, quantity: 3 }]);
+    b.writeStock([{ sku: skuB, quantity: 3 }]);
+    const daemon = await world.start();
+    await eventually('a pushed', async () => (await platformStock(a.api)).get(skuA) === 3);
+    await eventually('readiness names b', async () =>
+      (await readyz(daemon.url)).reasons.some((reason) =>
+        reason.startsWith("account b: the store's account is not verified"),
+      ),
+    );
+    expect((await platformStock(b.api)).get(skuB)).not.toBe(3);
+
+    writeFileSync(b.keyFile!, `${b.sandbox.keys.primary}\n`);
+    daemon.kill('SIGHUP');
+    await eventually(
+      'b pushed with the reloaded key',
+      async () => (await platformStock(b.api)).get(skuB) === 3,
+    );
+    await eventually('readiness green', async () => (await readyz(daemon.url)).status === 200, 20_000);
+    a.writeStock([{ sku: skuA, quantity: 4 }]);
+    await eventually('a still pushes', async () => (await platformStock(a.api)).get(skuA) === 4);
+    expect(daemon.stderr()).not.toContain(b.sandbox.keys.primary);
   }, 120_000);
 });

@@ -1,8 +1,14 @@
-import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatformOrder, outboxIds, platformOrderIds, sellableSku } from '../support/orderChecks.js';
 import { eventually } from '../../dev/daemonProcess.js';
-import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
+import {
+  importedCount,
+  opsGet,
+  platformEquals,
+  platformStock,
+  startDaemonWorld,
+  type DaemonWorld,
+} from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {
@@ -14,29 +20,6 @@ const bulk = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 
 function stockRows(count: number, quantity: (n: number) => number) {
   return Array.from({ length: count }, (_, i) => ({ sku: bulk(i + 1), quantity: quantity(i + 1) }));
-}
-
-async function platformEquals(
-  world: DaemonWorld,
-  rows: { sku: string; quantity: number }[],
-): Promise<boolean> {
-  const platform = await platformStock(world.api);
-  return rows.every((row) => platform.get(row.sku) === row.quantity);
-}
-
-/** Import jobs that imported an order, per the completed jobs in Redis: an order imported twice would count twice. */
-async function importedCount(world: DaemonWorld): Promise<number> {
-  const imports = new Queue('imports', {
-    connection: { host: '127.0.0.1', port: world.redis.port },
-    prefix: 'e2e',
-  });
-  try {
-    const done = await imports.getCompleted(0, 10_000);
-    return done.filter((job) => (job.returnvalue as { outcome?: string } | null)?.outcome === 'imported')
-      .length;
-  } finally {
-    await imports.close();
-  }
 }
 
 describe('the daemon after a crash or a Redis loss', () => {

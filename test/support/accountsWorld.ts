@@ -15,6 +15,8 @@ export interface WorldAccount {
   erpDir: string;
   /** The environment variable its entry names (api.apiKeyEnv). */
   keyEnv: string;
+  /** With `keyFile`: the file its entry names instead (api.apiKeyFile), holding its key at start. */
+  keyFile: string | undefined;
   api: ApiClient;
   writeStock(rows: { sku: string; quantity: number }[]): void;
 }
@@ -35,7 +37,12 @@ export interface AccountsWorld {
  */
 export async function startAccountsWorld(
   names: string[],
-  options: { config?: Record<string, unknown>; accountConfig?: Record<string, unknown> } = {},
+  options: {
+    config?: Record<string, unknown>;
+    accountConfig?: Record<string, unknown>;
+    /** Accounts whose key is in a file (api.apiKeyFile) rather than a variable. */
+    keyFile?: string[];
+  } = {},
 ): Promise<AccountsWorld> {
   const redis = await startPrivateRedis();
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-accounts-'));
@@ -49,6 +56,7 @@ export async function startAccountsWorld(
       sandbox,
       erpDir,
       keyEnv: `${name.toUpperCase()}_CMS_API_KEY`,
+      keyFile: options.keyFile?.includes(name) ? join(dir, name, 'api.key') : undefined,
       api: createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 3 }),
       writeStock(rows) {
         const file = join(erpDir, 'stock.csv');
@@ -68,13 +76,18 @@ export async function startAccountsWorld(
     ...options.config,
     accounts: accounts.map((account) => ({
       name: account.name,
-      api: { baseUrl: account.sandbox.url, apiKeyEnv: account.keyEnv },
+      api: account.keyFile
+        ? { baseUrl: account.sandbox.url, apiKeyFile: account.keyFile }
+        : { baseUrl: account.sandbox.url, apiKeyEnv: account.keyEnv },
       erp: { type: 'file', path: account.erpDir, stableMs: 0 },
       ...options.accountConfig,
     })),
   });
   const env: Record<string, string> = { REDIS_URL: redis.url };
-  for (const account of accounts) env[account.keyEnv] = account.sandbox.keys.primary;
+  for (const account of accounts) {
+    if (account.keyFile) writeFileSync(account.keyFile, `${account.sandbox.keys.primary}\n`);
+    else env[account.keyEnv] = account.sandbox.keys.primary;
+  }
   const daemons: DaemonProcess[] = [];
   return {
     redis,

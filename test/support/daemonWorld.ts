@@ -30,7 +30,19 @@ export interface DaemonWorld {
   api: ApiClient;
   writeStock(rows: { sku: string; quantity: number }[]): void;
   start(): Promise<DaemonProcess>;
+  /**
+   * Another "host": a working folder of its own (`dir/hosts/NAME`) with its own copy of the
+   * configuration, its daemons started there. It shares what hosts share: Redis, the sandbox, the
+   * ERP's folder and the store, which must then be one every host reaches (PostgreSQL).
+   */
+  host(name: string): DaemonHost;
   close(): Promise<void>;
+}
+
+export interface DaemonHost {
+  dir: string;
+  configFile: string;
+  start(): Promise<DaemonProcess>;
 }
 
 export interface WorldOptions {
@@ -57,7 +69,7 @@ export async function startDaemonWorld(options: WorldOptions = {}): Promise<Daem
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-daemon-'));
   const erpDir = join(dir, 'erp');
   mkdirSync(erpDir);
-  const configFile = writeConfigFile(join(dir, 'config.yaml'), {
+  const config = {
     erp: { type: 'file', path: erpDir, stableMs: 0 },
     store: { path: join(dir, 'erp-sync.db') },
     log: { level: 'info' },
@@ -67,7 +79,8 @@ export async function startDaemonWorld(options: WorldOptions = {}): Promise<Daem
     schedules: { ...FAST_SCHEDULES, ...options.schedules },
     shutdownGraceSeconds: 10,
     ...options.config,
-  });
+  };
+  const configFile = writeConfigFile(join(dir, 'config.yaml'), config);
   const env = { CMS_BASE_URL: sandbox.url, CMS_API_KEY: sandbox.keys.primary, REDIS_URL: redis.url };
   const api = createApiClient({ baseUrl: sandbox.url, apiKey: sandbox.keys.primary, retries: 3 });
   const daemons: DaemonProcess[] = [];
@@ -91,6 +104,20 @@ export async function startDaemonWorld(options: WorldOptions = {}): Promise<Daem
       const daemon = await startDaemonProcess(configFile, env);
       daemons.push(daemon);
       return daemon;
+    },
+    host(name) {
+      const hostDir = join(dir, 'hosts', name);
+      mkdirSync(hostDir, { recursive: true });
+      const hostConfig = writeConfigFile(join(hostDir, 'config.yaml'), config);
+      return {
+        dir: hostDir,
+        configFile: hostConfig,
+        async start() {
+          const daemon = await startDaemonProcess(hostConfig, env, { cwd: hostDir });
+          daemons.push(daemon);
+          return daemon;
+        },
+      };
     },
     async close() {
       for (const daemon of daemons) {
@@ -122,6 +149,15 @@ export async function platformStock(api: ApiClient): Promise<Map<string, number 
   const out = new Map<string, number | null | undefined>();
   for await (const product of api.products.iterate()) out.set(product.sku, product.stock_quantity);
   return out;
+}
+
+/** Whether the platform's stock of every row's SKU is the row's quantity. */
+export async function platformEquals(
+  world: DaemonWorld,
+  rows: { sku: string; quantity: number }[],
+): Promise<boolean> {
+  const platform = await platformStock(world.api);
+  return rows.every((row) => platform.get(row.sku) === row.quantity);
 }
 
 /** The bulk stock requests the sandbox answered (needs recordBodies), in answer order, with their items. */
@@ -161,6 +197,24 @@ export function olderFromFirstNewer(
       ? []
       : requests.slice(firstNewer).filter((items) => items.some((item) => isOlder(item.quantity)));
   return { firstNewer, olderLater };
+}
+
+/** The outcome of each completed import job in Redis, by its job id (`order-<id>`). */
+export async function importOutcomes(world: DaemonWorld): Promise<Map<string, string | undefined>> {
+  const imports = worldQueue(world, 'imports');
+  try {
+    const done = await imports.getCompleted(0, 10_000);
+    return new Map(
+      done.map((job) => [job.id!, (job.returnvalue as { outcome?: string } | null)?.outcome] as const),
+    );
+  } finally {
+    await imports.close();
+  }
+}
+
+/** Import jobs that imported an order, per the completed jobs in Redis: an order imported twice would count twice. */
+export async function importedCount(world: DaemonWorld): Promise<number> {
+  return [...(await importOutcomes(world)).values()].filter((outcome) => outcome === 'imported').length;
 }
 
 /** A queue of the world's daemon (prefix e2e), closed by the caller. */

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccountChoiceError, ConfigError, loadConfig, loadDeployment } from '../../src/config.js';
+import { AccountChoiceError, loadConfig, loadDeployment } from '../../src/config.js';
+import { configError } from '../support/configError.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erp-sync-config-accounts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,16 +41,6 @@ const twoAccounts = (extra: string[] = [], entryB: string[] = []) =>
     '      concurrency: 1',
     ...entryB,
   ]);
-
-function configError(load: () => unknown): ConfigError {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error('no ConfigError');
-}
 
 describe('accounts: several accounts in one configuration', () => {
   it('gives each account the shared sections with its overrides, its key, its own store and prefix', () => {

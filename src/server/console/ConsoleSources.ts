@@ -1,47 +1,17 @@
-import type { StoreAccount, Store, SyncRun } from '../../store/index.js';
+import type { Store, SyncRun } from '../../store/index.js';
+import type { DaemonStatus, StatusReport } from '../../diagnostics/StatusReport.js';
 import type { AuditReport } from '../../diagnostics/audit.js';
 import type { OrderStory } from '../../diagnostics/explainOrder.js';
 import type { SkuStory } from '../../diagnostics/explainSku.js';
 import type { PipelineName } from '../../domain/pipelineNames.js';
 
 /**
- * What the console shows of `erp-sync status`: the shape of the status report and of the daemon
- * status (`buildStatusReport`, `buildDaemonStatus`), which the daemon passes in as they are. The
- * server cannot import the CLI or the queue layer, so the console states the part it reads.
+ * What the console shows of `erp-sync status`: the parts of the status report it reads, with the
+ * daemon's status (`buildStatusReport`, `buildDaemonStatus`, passed in by the daemon as they are).
  */
-export interface ConsoleStatus {
-  account: StoreAccount | null;
-  pipelines: {
-    pipeline: string;
-    /** ok, failed, running, interrupted; null: never run. */
-    status: string | null;
-    startedAt: string | null;
-    finishedAt: string | null;
-    error: string | null;
-    counts: Record<string, unknown> | null;
-  }[];
-  rejects: { open: number; byPipeline: Record<string, number> };
-  parkedOrders: unknown[];
-  daemon: {
-    /** Without any password. */
-    redis: string;
-    reachable: boolean;
-    error?: string;
-    daemons: number;
-    paused: { reason: string; since: string } | null;
-    queues: Record<string, { paused: boolean; counts: Record<string, number> }>;
-    pipelines: Record<
-      string,
-      {
-        schedule: string;
-        nextRun: string | null;
-        lastRun: string | null;
-        lastSuccess: string | null;
-        lagSeconds: number | null;
-      }
-    >;
-  };
-}
+export type ConsoleStatus = Pick<StatusReport, 'account' | 'pipelines' | 'rejects' | 'parkedOrders'> & {
+  daemon: DaemonStatus;
+};
 
 /** What the ERP adapter's `check()` says, with its kind. */
 export interface ErpState {

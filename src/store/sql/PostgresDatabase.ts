@@ -17,6 +17,9 @@ export interface PostgresConnectionOptions {
   timeoutMs?: number;
 }
 
+/** How much longer than the statement timeout the caller waits for a worker that does not answer. */
+const HARD_TIMEOUT_MARGIN_MS = 10_000;
+
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** The URL as it may be shown: no password, whatever the configuration held. */
@@ -42,11 +45,11 @@ export function redactUrl(url: string): string {
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = POSTGRES;
   readonly lockKey: string;
-  readonly #worker: Worker;
-  readonly #port: MessagePort;
-  readonly #signal = new Int32Array(new SharedArrayBuffer(4));
+  readonly #options: PostgresConnectionOptions;
   readonly #timeoutMs: number;
   readonly #where: string;
+  /** The worker holding the connection; undefined after it stopped answering (a new one is started). */
+  #worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
   #open = true;
   #depth = 0;
   #statements = 0;
@@ -59,26 +62,8 @@ export class PostgresDatabase implements SqlDatabase {
     }
     this.#where = `${redactUrl(options.url)} (schema ${options.schema})`;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#options = options;
     this.lockKey = advisoryLockKey(options.schema);
-    const { port1, port2 } = new MessageChannel();
-    this.#port = port1;
-    const data: WorkerData = {
-      port: port2,
-      signal: this.#signal,
-      connection: {
-        connectionString: options.url,
-        schema: options.schema,
-        ...(options.password === undefined ? {} : { password: options.password }),
-      },
-    };
-    // The worker is TypeScript beside this file under tsx and the tests, JavaScript in dist.
-    const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    this.#worker = new Worker(new URL(`./postgresWorker${extension}`, import.meta.url), {
-      workerData: data,
-      transferList: [port2],
-    });
-    this.#worker.unref();
-    this.#port.unref();
     try {
       this.request({ op: 'connect' });
     } catch (error) {
@@ -105,7 +90,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   exec(sql: string): void {
-    this.request({ op: 'exec', sql });
+    this.request({ op: 'exec', sql, inTransaction: this.inTransaction });
   }
 
   transaction<T>(fn: () => T): T {
@@ -118,15 +103,20 @@ export class PostgresDatabase implements SqlDatabase {
       result = fn();
       if (isThenable(result)) throw new TypeError('Transaction function cannot return a promise');
     } catch (error) {
-      this.#depth = depth;
-      if (this.#open) {
-        if (depth === 0) this.exec('ROLLBACK');
-        else this.exec(`ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`);
+      try {
+        this.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`);
+      } catch {
+        // The connection is gone: the server rolled the transaction back. The first error is the one to tell.
+      } finally {
+        this.#depth = depth;
       }
       throw error;
     }
-    this.#depth = depth;
-    this.exec(depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT s${depth}`);
+    try {
+      this.exec(depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT s${depth}`);
+    } finally {
+      this.#depth = depth;
+    }
     return result;
   }
 
@@ -137,33 +127,68 @@ export class PostgresDatabase implements SqlDatabase {
   close(): void {
     if (!this.#open) return;
     try {
-      this.request({ op: 'close' });
+      if (this.#worker) this.request({ op: 'close' });
     } catch {
       // The connection is gone either way.
     } finally {
       this.#open = false;
-      void this.#worker.terminate();
-      this.#port.close();
+      this.#stopWorker();
     }
   }
 
   /** Posts one request to the worker and waits for its answer. */
   request(request: WorkerRequest): { rows: unknown[]; rowCount: number } {
     if (!this.#open) throw new StoreError(`the store at ${this.#where} is closed`);
-    Atomics.store(this.#signal, 0, 0);
-    this.#port.postMessage(request);
-    if (Atomics.wait(this.#signal, 0, 0, this.#timeoutMs) === 'timed-out') {
-      this.#open = false;
-      void this.#worker.terminate();
+    if (!this.#worker && this.#depth > 0) {
+      throw new StoreError(`the store at ${this.#where} stopped answering inside a transaction`);
+    }
+    const worker = (this.#worker ??= this.#startWorker());
+    Atomics.store(worker.signal, 0, 0);
+    worker.port.postMessage(request);
+    // PostgreSQL itself cancels a statement after the timeout (statement_timeout); this is for a
+    // server or network that does not answer at all. The worker is replaced: its connection is lost.
+    if (Atomics.wait(worker.signal, 0, 0, this.#timeoutMs + HARD_TIMEOUT_MARGIN_MS) === 'timed-out') {
+      this.#stopWorker();
       throw new StoreError(`the store at ${this.#where} did not answer within ${this.#timeoutMs} ms`);
     }
-    const answer = receiveMessageOnPort(this.#port)?.message as WorkerAnswer | undefined;
+    const answer = receiveMessageOnPort(worker.port)?.message as WorkerAnswer | undefined;
     if (!answer) throw new StoreError(`the store at ${this.#where} sent no answer`);
     if ('error' in answer) {
       const code = answer.error.code ? ` [${answer.error.code}]` : '';
       throw new StoreError(`PostgreSQL store at ${this.#where}: ${answer.error.message}${code}`);
     }
     return answer;
+  }
+
+  #startWorker(): { thread: Worker; port: MessagePort; signal: Int32Array } {
+    const { port1, port2 } = new MessageChannel();
+    const signal = new Int32Array(new SharedArrayBuffer(4));
+    const data: WorkerData = {
+      port: port2,
+      signal,
+      connection: {
+        connectionString: this.#options.url,
+        schema: this.#options.schema,
+        statementTimeoutMs: this.#timeoutMs,
+        ...(this.#options.password === undefined ? {} : { password: this.#options.password }),
+      },
+    };
+    // The worker is TypeScript beside this file under tsx and the tests, JavaScript in dist.
+    const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const thread = new Worker(new URL(`./postgresWorker${extension}`, import.meta.url), {
+      workerData: data,
+      transferList: [port2],
+    });
+    thread.unref();
+    port1.unref();
+    return { thread, port: port1, signal };
+  }
+
+  #stopWorker(): void {
+    if (!this.#worker) return;
+    void this.#worker.thread.terminate();
+    this.#worker.port.close();
+    this.#worker = undefined;
   }
 }
 
@@ -210,6 +235,7 @@ class PostgresStatement<P extends unknown[] | object, R> implements SqlStatement
       params: this.#values(params),
       name: this.name,
       ...(this.#rowMode === 'object' ? {} : { rowMode: 'array' as const }),
+      inTransaction: this.db.inTransaction,
       ...(this.write && !this.db.inTransaction ? { lockKey: this.db.lockKey } : {}),
     });
     const rows = this.#rowMode === 'pluck' ? (answer.rows as unknown[][]).map((row) => row[0]) : answer.rows;

@@ -8,14 +8,26 @@ export interface WorkerData {
   port: MessagePort;
   /** Int32Array over a SharedArrayBuffer: slot 0 goes to 1 when an answer is posted. */
   signal: Int32Array;
-  connection: { connectionString: string; password?: string; schema: string };
+  connection: {
+    connectionString: string;
+    password?: string;
+    schema: string;
+    /** PostgreSQL cancels a statement (a wait for the store's lock included) after this. */
+    statementTimeoutMs: number;
+  };
 }
 
 export type WorkerRequest =
   | { op: 'connect' }
-  | { op: 'exec'; sql: string }
+  | {
+      op: 'exec';
+      sql: string;
+      /** Inside a transaction: a lost connection fails it, a new one would run it outside. */
+      inTransaction: boolean;
+    }
   | {
       op: 'query';
+      inTransaction: boolean;
       sql: string;
       params: unknown[];
       name: string;
@@ -29,7 +41,19 @@ export type WorkerRequest =
 export type WorkerAnswer =
   { rows: unknown[]; rowCount: number } | { error: { message: string; code?: string } };
 
-const LOCK = 'SELECT pg_advisory_xact_lock($1::bigint)';
+/**
+ * BEGIN and the store's lock in one round trip (the simple protocol takes both; the key is ours,
+ * digits). A lock not had in time (statement_timeout) ends the transaction it began.
+ */
+async function begin(db: pg.Client, lockKey: string): Promise<void> {
+  if (!/^-?\d+$/.test(lockKey)) throw new Error(`not a lock key: ${lockKey}`);
+  try {
+    await db.query(`BEGIN; SELECT pg_advisory_xact_lock(${lockKey})`);
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
 // Counts and sums come back as int8/numeric, which pg hands out as strings by default. Every
 // number the store keeps is far below 2^53.
 const types = {
@@ -41,8 +65,13 @@ const types = {
 let client: pg.Client | undefined;
 let broken = false;
 
-async function connected(connection: WorkerData['connection']): Promise<pg.Client> {
+async function connected(connection: WorkerData['connection'], inTransaction: boolean): Promise<pg.Client> {
   if (client && !broken) return client;
+  if (client && inTransaction) {
+    throw new Error(
+      'the connection to PostgreSQL was lost inside a transaction: the transaction was rolled back',
+    );
+  }
   client?.end().catch(() => undefined);
   broken = false;
   const fresh = new pg.Client({
@@ -50,12 +79,20 @@ async function connected(connection: WorkerData['connection']): Promise<pg.Clien
     ...(connection.password === undefined ? {} : { password: connection.password }),
     types,
     connectionTimeoutMillis: 10_000,
+    keepAlive: true,
   });
   fresh.on('error', () => {
     broken = true;
   });
   await fresh.connect();
   await fresh.query(`SET search_path TO "${connection.schema}"`);
+  const timeout = Math.round(connection.statementTimeoutMs);
+  // A host that vanished inside a transaction (its network, not its process: a killed process's
+  // connection closes at once) must not hold the store's lock until TCP gives up: the server ends
+  // a transaction left idle this long. Ours never idle: their statements follow one another.
+  await fresh.query(
+    `SET statement_timeout = ${timeout}; SET idle_in_transaction_session_timeout = ${timeout}`,
+  );
   client = fresh;
   return fresh;
 }
@@ -66,7 +103,7 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
     client = undefined;
     return { rows: [], rowCount: 0 };
   }
-  const db = await connected(connection);
+  const db = await connected(connection, 'inTransaction' in request && request.inTransaction);
   switch (request.op) {
     case 'connect':
       return { rows: [], rowCount: 0 };
@@ -74,8 +111,7 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
       await db.query(request.sql);
       return { rows: [], rowCount: 0 };
     case 'begin':
-      await db.query('BEGIN');
-      await db.query(LOCK, [request.lockKey]);
+      await begin(db, request.lockKey);
       return { rows: [], rowCount: 0 };
     case 'query': {
       const query = {
@@ -88,9 +124,8 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
         const result = await db.query(query);
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
       }
-      await db.query('BEGIN');
+      await begin(db, request.lockKey);
       try {
-        await db.query(LOCK, [request.lockKey]);
         const result = await db.query(query);
         await db.query('COMMIT');
         return { rows: result.rows, rowCount: result.rowCount ?? 0 };
@@ -107,6 +142,8 @@ export function startPostgresWorker({ port, signal, connection }: WorkerData): v
   port.on('message', (request: WorkerRequest) => {
     void answer(request, connection)
       .catch((error: unknown) => {
+        // An error of the server leaves the connection usable; any other (a reset, a timeout) may not.
+        if (!(error instanceof pg.DatabaseError)) broken = true;
         const { message, code } = error as { message?: string; code?: string };
         return { error: { message: message ?? String(error), ...(code ? { code } : {}) } };
       })

@@ -116,6 +116,28 @@ describe('--account', () => {
     }
   });
 
+  it('check covers every account without --account, each line naming it', async () => {
+    const checked = await cli('check');
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/^ok {3}account a: configuration/m);
+    expect(checked.stdout).toMatch(/^ok {3}account b: platform API/m);
+    expect(checked.stdout).not.toContain(sandbox.keys.secondary);
+  });
+
+  it("rejects and store reset act on the named account's store only", async () => {
+    const none = await cli('rejects');
+    expect(none.code).toBe(64);
+    expect(none.stderr).toContain('choose one with --account NAME');
+    const rejects = await cli('rejects', '--account', 'a', '--json');
+    expect(rejects.code, rejects.stderr).toBe(0);
+    expect((JSON.parse(rejects.stdout) as unknown[]).length).toBeGreaterThan(0);
+
+    const reset = await cli('store', 'reset', '--account', 'b', '--yes');
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(existsSync(storeOf('b'))).toBe(false);
+    expect(existsSync(storeOf('a'))).toBe(true);
+  });
+
   it('accounts lists the names, stores and prefixes, never a key', async () => {
     const listed = await cli('accounts');
     expect(listed.code, listed.stderr).toBe(0);

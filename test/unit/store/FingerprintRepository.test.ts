@@ -75,7 +75,9 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       const elapsed = performance.now() - started;
       expect(found.size).toBe(100_000);
       expect(found.get('SKU-99999')!.hash).toBe('h99999');
-      expect(elapsed).toBeLessThan(5_000);
+      // A guard against a plan that scans the table per key (minutes), not a speed goal (bench:store):
+      // PostgreSQL's round trips through its worker take a few seconds on a loaded machine.
+      expect(elapsed).toBeLessThan(kind === 'postgres' ? 20_000 : 5_000);
     });
 
     it('remembers not_found items and forgets them once cleared', () => {

@@ -101,7 +101,7 @@ describe('console views', () => {
         daemons: 0,
         paused: null,
         queues: {},
-        pipelines: {},
+        pipelines: {} as ConsoleStatus['daemon']['pipelines'],
       },
     };
     const out = overviewFragment(writable, {

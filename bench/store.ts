@@ -1,0 +1,166 @@
+/**
+ * npm run bench:store [-- --batches 100] [-- --sqlite-only] [-- --record]
+ *
+ * What the store costs per statement and per 1000-item batch of push bookkeeping, on SQLite (a WAL
+ * file: the floor) and on PostgreSQL (127.0.0.1:5432, db test, a fresh schema; pg on the store's
+ * worker thread, the caller blocking on each answer), measured in the same run, rounds taken in
+ * turn so that the machine's load falls on both alike:
+ * - a lone read (cursors.get) and a lone write (cursors.set: on PostgreSQL its own transaction
+ *   with the store's advisory lock);
+ * - per batch of 1000 keys, on rows that exist (the steady state of a changed-100k push): the
+ *   scan's fingerprint read (getMany), the in-flight marks (markUnconfirmed) and the
+ *   acknowledgements (putMany).
+ * Wall time, and this process's CPU (process.cpuUsage: the worker thread included, the PostgreSQL
+ * server's own CPU not). --sqlite-only runs the SQLite half alone (to compare with an older commit).
+ * --record rewrites the "## Store: SQLite and PostgreSQL" section of bench/RESULTS.md.
+ */
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { openStore, type Store } from '../src/store/index.js';
+import { hasFlag, numberArg } from './support/benchArgs.js';
+import { machineLine } from './support/machineLine.js';
+import { recordSection } from './support/recordSection.js';
+
+const BATCHES = numberArg('batches', 100);
+const ROUNDS = numberArg('rounds', 3);
+const SQLITE_ONLY = hasFlag('sqlite-only');
+const RECORD = hasFlag('record');
+const BATCH = 1000;
+const LONE = 1000;
+const POSTGRES_URL = process.env.ERP_SYNC_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const log = (text: string): void => void process.stderr.write(`${text}\n`);
+
+interface Measure {
+  wallMs: number;
+  cpuMs: number;
+}
+
+function measure(fn: () => void): Measure {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  fn();
+  const used = process.cpuUsage(cpu);
+  return { wallMs: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
+}
+
+type Row = Record<string, Measure>;
+
+function runOnce(store: Store, round: number): Row {
+  const keys = (batch: number) => Array.from({ length: BATCH }, (_, i) => `SKU-${batch}-${i}`);
+  const entries = (batch: number, generation: number, hash: string) =>
+    keys(batch).map((key) => ({ key, hash, generation }));
+  // Rows exist before the measured rounds (a changed push finds its keys stored).
+  if (round === 0) {
+    store.transaction(() => {
+      for (let b = 0; b < BATCHES; b++) store.fingerprints.putMany('stock', entries(b, 1, 'h0'));
+    });
+  }
+  const generation = store.generations.next('stock') + 1;
+  store.cursors.set('bench', '0');
+  return {
+    'lone read (cursors.get)': measure(() => {
+      for (let i = 0; i < LONE; i++) store.cursors.get('bench');
+    }),
+    'lone write (cursors.set)': measure(() => {
+      for (let i = 0; i < LONE; i++) store.cursors.set('bench', String(i));
+    }),
+    'batch: fingerprint read (getMany, 1000 keys)': measure(() => {
+      for (let b = 0; b < BATCHES; b++) store.fingerprints.getMany('stock', keys(b));
+    }),
+    'batch: in-flight marks (markUnconfirmed, 1000)': measure(() => {
+      for (let b = 0; b < BATCHES; b++)
+        store.fingerprints.markUnconfirmed('stock', entries(b, generation, `~h${round}`));
+    }),
+    'batch: acknowledgements (putMany, 1000)': measure(() => {
+      for (let b = 0; b < BATCHES; b++)
+        store.fingerprints.putMany('stock', entries(b, generation, `h${round}`));
+    }),
+  };
+}
+
+async function openStores(): Promise<{ name: string; store: Store; close(): void }[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-store-'));
+  const sqlite = openStore(join(dir, 'store.db'));
+  const stores = [
+    {
+      name: 'SQLite',
+      store: sqlite,
+      close: () => {
+        sqlite.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    },
+  ];
+  if (SQLITE_ONLY) return stores;
+  const { openPostgresStore, dropPostgresStore } = await import('../src/store/index.js');
+  const schema = `bench_store_${process.pid}`;
+  const postgres = openPostgresStore({ url: POSTGRES_URL, schema });
+  stores.push({
+    name: 'PostgreSQL',
+    store: postgres,
+    close: () => {
+      dropPostgresStore(postgres, schema);
+      postgres.close();
+    },
+  });
+  return stores;
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const stores = await openStores();
+const results = new Map<string, Row[]>(stores.map((s) => [s.name, []]));
+const load: number[] = [loadavg()[0]!];
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const { name, store } of stores) {
+      results.get(name)!.push(runOnce(store, round));
+      log(`round ${round + 1}/${ROUNDS} ${name} done`);
+    }
+  }
+} finally {
+  for (const s of stores) s.close();
+}
+load.push(loadavg()[0]!);
+
+const names = Object.keys(results.get('SQLite')![0]!);
+const perUnit = (name: string) => (name.startsWith('batch') ? BATCHES : LONE);
+const cell = (store: string, name: string, what: keyof Measure): number =>
+  median(results.get(store)!.map((row) => row[name]![what])) / perUnit(name);
+const header = [
+  'measure (median of rounds)',
+  ...stores.flatMap((s) => [`${s.name} ms wall`, `${s.name} ms CPU`]),
+];
+if (!SQLITE_ONLY) header.push('PostgreSQL / SQLite (wall)');
+const lines = names.map((name) => {
+  const cells = stores.flatMap((s) => [
+    cell(s.name, name, 'wallMs').toFixed(3),
+    cell(s.name, name, 'cpuMs').toFixed(3),
+  ]);
+  if (!SQLITE_ONLY)
+    cells.push(`${(cell('PostgreSQL', name, 'wallMs') / cell('SQLite', name, 'wallMs')).toFixed(1)}x`);
+  return `| ${name}, per ${name.startsWith('batch') ? 'batch' : 'statement'} | ${cells.join(' | ')} |`;
+});
+const per100k = stores.map((s) => {
+  const total = names
+    .filter((n) => n.startsWith('batch'))
+    .reduce((sum, n) => sum + cell(s.name, n, 'wallMs') * 100, 0);
+  return `${s.name} ${(total / 1000).toFixed(2)} s`;
+});
+const table = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...lines].join('\n');
+const section = `## Store: SQLite and PostgreSQL
+
+\`npm run bench:store\` (\`bench/store.ts\`): ${ROUNDS} rounds, each store in turn; ${LONE} lone statements and
+${BATCHES} batches of ${BATCH} keys per round, on existing rows. ${machineLine()} Load average ${load
+  .map((l) => l.toFixed(1))
+  .join(' -> ')}.
+
+${table}
+
+Bookkeeping of 100k changed items (read + marks + acknowledgements, wall): ${per100k.join(', ')}.
+`;
+process.stdout.write(`${section}\n`);
+if (RECORD) recordSection('## Store: SQLite and PostgreSQL', section);
