@@ -334,6 +334,9 @@ function loadAccounts(
       `accounts: ${name} is set, but the configuration lists accounts: name each account's key with api.apiKeyEnv or api.apiKeyFile, its URL and store in its entry`,
   );
   if (!Array.isArray(list) || list.length === 0) issues.push('accounts: a list of at least one account');
+  // Inherited by every entry, it would stand in for an account whose own variable is unset.
+  if (getPath(shared, ['api', 'apiKey']) !== undefined)
+    issues.push('api.apiKey: not with accounts: each entry names its key (api.apiKeyEnv or api.apiKeyFile)');
   if (issues.length) fail(issues);
   const entries: AccountEntry[] = [];
   (list as unknown[]).forEach((item, index) => {
