@@ -24,17 +24,7 @@
  * sandbox, folder) so both start from the same state; --record rewrites the "## Daemon, PostgreSQL
  * store against SQLite" section.
  */
-import {
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
-import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -54,6 +44,7 @@ import { machineLine } from './support/machineLine.js';
 import { createPlatformOrders } from './support/createPlatformOrders.js';
 import { peakRssMb } from './support/peakRssMb.js';
 import { timeOutboxWrites } from './support/timeOutboxWrites.js';
+import { bulkSku, writeStockCsv as writeRows } from './support/writeStockCsv.js';
 
 const SKUS = numberArg('skus', 100_000);
 const ORDERS = numberArg('orders', 10_000);
@@ -86,23 +77,15 @@ const cpuSeconds = (pid: number | undefined): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
+const sku = bulkSku;
 const log = (text: string): void => void process.stderr.write(`${text}\n`);
 const uptime = (): string =>
   loadavg()
     .map((l) => l.toFixed(1))
     .join(' / ');
 
-async function writeStockCsv(path: string, quantity: (n: number) => number, rows = SKUS): Promise<void> {
-  const out = createWriteStream(`${path}.tmp`);
-  out.write('sku,quantity\n');
-  for (let n = 1; n <= rows; n++) {
-    if (!out.write(`${sku(n)},${quantity(n)}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  renameSync(`${path}.tmp`, path);
-}
+const writeStockCsv = (path: string, quantity: (n: number) => number, rows = SKUS): Promise<void> =>
+  writeRows(path, quantity, rows);
 
 interface World {
   redis: PrivateRedis;

@@ -140,6 +140,15 @@ describe('accounts: several accounts in one configuration', () => {
       'account b: two accounts have this name',
     ]);
     expect(error.message).not.toContain(KEY_A);
+    const shared = file('shared-key.yaml', [
+      'api: { apiKey: a-key-for-everyone }',
+      'erp: { type: file, path: . }',
+      'accounts:',
+      `  - { name: a, api: { baseUrl: "${URL_A}", apiKeyEnv: A_KEY } }`,
+    ]);
+    expect(configError(() => loadDeployment({ file: shared, env: {} })).issues).toEqual([
+      'api.apiKey: not with accounts: each entry names its key (api.apiKeyEnv or api.apiKeyFile)',
+    ]);
     const withEnv = configError(() =>
       loadDeployment({ file: twoAccounts(), env: { ...ENV, CMS_API_KEY: KEY_A } }),
     );

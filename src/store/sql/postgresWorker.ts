@@ -79,13 +79,20 @@ async function connected(connection: WorkerData['connection'], inTransaction: bo
     ...(connection.password === undefined ? {} : { password: connection.password }),
     types,
     connectionTimeoutMillis: 10_000,
+    keepAlive: true,
   });
   fresh.on('error', () => {
     broken = true;
   });
   await fresh.connect();
   await fresh.query(`SET search_path TO "${connection.schema}"`);
-  await fresh.query(`SET statement_timeout = ${Math.round(connection.statementTimeoutMs)}`);
+  const timeout = Math.round(connection.statementTimeoutMs);
+  // A host that vanished inside a transaction (its network, not its process: a killed process's
+  // connection closes at once) must not hold the store's lock until TCP gives up: the server ends
+  // a transaction left idle this long. Ours never idle: their statements follow one another.
+  await fresh.query(
+    `SET statement_timeout = ${timeout}; SET idle_in_transaction_session_timeout = ${timeout}`,
+  );
   client = fresh;
   return fresh;
 }

@@ -102,6 +102,23 @@ describe('the PostgreSQL store', () => {
     expect(a.cursors.get('c')).toBeNull();
   });
 
+  it('loses a transaction whose holder stops talking (its lock with it), then connects again', () => {
+    const location = stores.location();
+    const a = stores.open({ busyTimeoutMs: 500 }, location);
+    const b = stores.open({}, location);
+    const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    expect(() =>
+      a.transaction(() => {
+        a.cursors.set('a', '1');
+        pause(1_500); // a host whose network is gone: the server ends the idle transaction
+        a.cursors.set('after', '1');
+      }),
+    ).toThrow(/lost inside a transaction|idle-in-transaction/);
+    expect(b.cursors.get('a')).toBeNull();
+    b.cursors.set('b', '1');
+    expect(a.cursors.get('b')).toBe('1');
+  });
+
   it('connects again after its connection was cut between statements', () => {
     const location = stores.location();
     const store = stores.open({}, location);
