@@ -361,38 +361,50 @@ function loadAccounts(
   const chosen = raws.filter(({ entry }) => options.account === undefined || entry.name === options.account);
   const accounts: AccountConfig[] = [];
   for (const { entry, raw } of chosen) {
-    const own: string[] = [];
-    const slice = chosenSlice(raw);
-    for (const secret of slice?.secrets ?? []) {
-      if (secret.envOnly && getPath(raw, ['erp', ...secret.path]) !== undefined) {
-        const name = slice?.env.find((e) => e.path.join('.') === secret.path.join('.'))?.name ?? '(none)';
-        own.push(
-          `erp.${secret.path.join('.')}: set it with env ${accountEnvName(name, entry.name)} or ${name}, not in the file`,
-        );
-      }
-    }
-    for (const { name, path, emptyCounts } of [...SHARED_ENV_KEYS, ...erpEnvKeysOf(slice, entry.name)]) {
-      const value = name.map((n) => env[n]).find((v) => v !== undefined && (v !== '' || emptyCounts));
-      if (value !== undefined) setPath(raw, path, value);
-    }
-    const key = accountKey(entry, env, own);
-    if (key !== undefined) setPath(raw, ['api', 'apiKey'], key);
-    const merged = options.overrides ? deepMerge(raw, options.overrides) : raw;
-    if (getPath(merged, ['api', 'apiKey']) === undefined && own.length === 0) {
-      own.push(
-        entry.api.apiKeyEnv
-          ? `api.apiKey: env ${entry.api.apiKeyEnv} (api.apiKeyEnv) is not set`
-          : 'api.apiKey: is required',
-      );
-      setPath(merged, ['api', 'apiKey'], 'unset');
-    }
-    const result = configSchema.safeParse(isPlainObject(merged.api) ? merged : { ...merged, api: {} });
-    if (!result.success) own.push(...zodIssues(result.error.issues));
-    if (own.length) issues.push(...own.map((issue) => `account ${entry.name}: ${issue}`));
-    else if (result.success) accounts.push({ name: entry.name, config: result.data });
+    const result = accountConfig(entry, raw, env, options.overrides);
+    if ('config' in result) accounts.push({ name: entry.name, config: result.config });
+    else issues.push(...result.issues.map((issue) => `account ${entry.name}: ${issue}`));
   }
   if (issues.length) fail(issues);
   return { multi: true, accounts, names };
+}
+
+/** One account's configuration: its environment (own ERP variables first) and key added, validated. */
+function accountConfig(
+  entry: AccountEntry,
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  overrides: Record<string, unknown> | undefined,
+): { config: Config } | { issues: string[] } {
+  const issues: string[] = [];
+  const slice = chosenSlice(raw);
+  for (const secret of slice?.secrets ?? []) {
+    if (secret.envOnly && getPath(raw, ['erp', ...secret.path]) !== undefined) {
+      const name = slice?.env.find((e) => e.path.join('.') === secret.path.join('.'))?.name ?? '(none)';
+      issues.push(
+        `erp.${secret.path.join('.')}: set it with env ${accountEnvName(name, entry.name)} or ${name}, not in the file`,
+      );
+    }
+  }
+  for (const { name, path, emptyCounts } of [...SHARED_ENV_KEYS, ...erpEnvKeysOf(slice, entry.name)]) {
+    const value = name.map((n) => env[n]).find((v) => v !== undefined && (v !== '' || emptyCounts));
+    if (value !== undefined) setPath(raw, path, value);
+  }
+  const key = accountKey(entry, env, issues);
+  if (key !== undefined) setPath(raw, ['api', 'apiKey'], key);
+  const merged = overrides ? deepMerge(raw, overrides) : raw;
+  if (getPath(merged, ['api', 'apiKey']) === undefined && issues.length === 0) {
+    issues.push(
+      entry.api.apiKeyEnv
+        ? `api.apiKey: env ${entry.api.apiKeyEnv} (api.apiKeyEnv) is not set`
+        : 'api.apiKey: is required',
+    );
+    // Said once, in those words: not again as the schema's "is required".
+    setPath(merged, ['api', 'apiKey'], 'unset');
+  }
+  const result = configSchema.safeParse(merged);
+  if (!result.success) issues.push(...zodIssues(result.error.issues));
+  return issues.length || !result.success ? { issues } : { config: result.data };
 }
 
 /** The shared top level with the entry's overrides, relative paths resolved from the file's folder. */

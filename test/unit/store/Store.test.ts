@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/Store.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
+import { POSTGRES_MIGRATIONS } from '../../../src/store/postgresMigrations.js';
 import { StoreError } from '../../../src/store/StoreError.js';
 import type { SqliteDatabase } from '../../../src/store/sql/SqliteDatabase.js';
 import { tempDir } from '../../support/tempDir.js';
+import { STORE_KINDS, TestStores } from '../../support/testStores.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -39,20 +41,6 @@ describe('openStore', () => {
     expect((store.db as SqliteDatabase).native.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
   });
 
-  it('applies every migration once and nothing more on reopen', () => {
-    const { open } = fileStore();
-    const first = open();
-    first.cursors.set('catalog', '2026-01-01T00:00:00Z');
-    first.close();
-    const second = open();
-    const versions = second.db
-      .prepare('SELECT version FROM schema_migrations ORDER BY version')
-      .pluck()
-      .all();
-    expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
-    expect(second.cursors.get('catalog')).toBe('2026-01-01T00:00:00Z');
-  });
-
   it('runs an appended migration on an existing file', () => {
     const { path, open } = fileStore();
     open().close();
@@ -83,11 +71,31 @@ describe('openStore', () => {
     expect(store.cursors.get('a')).toBe('1');
     store.close();
   });
+});
 
-  it('sees writes of another process on the same file', () => {
-    const { open } = fileStore();
-    const a = open();
-    const b = open();
+describe.each(STORE_KINDS)('the %s store', (kind) => {
+  const stores = new TestStores(kind);
+  afterEach(() => stores.cleanup());
+  const migrations = kind === 'sqlite' ? MIGRATIONS : POSTGRES_MIGRATIONS;
+
+  it('applies every migration once and nothing more on reopen', () => {
+    const location = stores.location();
+    const first = stores.open({}, location);
+    first.cursors.set('catalog', '2026-01-01T00:00:00Z');
+    first.close();
+    const second = stores.open({}, location);
+    const versions = second.db
+      .prepare('SELECT version FROM schema_migrations ORDER BY version')
+      .pluck()
+      .all();
+    expect(versions).toEqual(migrations.map((m) => m.version));
+    expect(second.cursors.get('catalog')).toBe('2026-01-01T00:00:00Z');
+  });
+
+  it('sees writes of another connection (another process) to the same store', () => {
+    const location = stores.location();
+    const a = stores.open({}, location);
+    const b = stores.open({}, location);
     a.cursors.set('orders', '42');
     expect(b.cursors.get('orders')).toBe('42');
     expect(a.generations.next('stock')).toBe(1);
@@ -96,7 +104,7 @@ describe('openStore', () => {
   });
 
   it('rolls a failed transaction back entirely', () => {
-    const store = openStore(':memory:');
+    const store = stores.open();
     expect(() =>
       store.transaction(() => {
         store.cursors.set('x', '1');
@@ -104,6 +112,5 @@ describe('openStore', () => {
       }),
     ).toThrow('boom');
     expect(store.cursors.get('x')).toBeNull();
-    store.close();
   });
 });
