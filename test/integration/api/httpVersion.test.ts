@@ -64,25 +64,29 @@ describe('HTTP version against a TLS server that offers HTTP/2', () => {
     socket.destroy();
   });
 
-  it('the API client speaks HTTP/1.1', async () => {
-    versions.length = 0;
-    const transport = new HttpTransport({
-      baseUrl: `${origin}/api/v2`,
-      apiKey: 'cms_h2_0123456789',
-      retries: 0,
-    });
-    try {
-      const response = await transport.send({
-        method: 'GET',
-        path: '/account',
-        route: '/account',
-        idempotent: true,
+  it('the API client speaks HTTP/1.1, over the undici pool and over node:https (oneShot)', async () => {
+    for (const oneShot of [false, true]) {
+      versions.length = 0;
+      const transport = new HttpTransport({
+        baseUrl: `${origin}/api/v2`,
+        apiKey: 'cms_h2_0123456789',
+        retries: 0,
+        oneShot,
       });
-      expect(response.status).toBe(200);
-    } finally {
-      await transport.close();
+      try {
+        const response = await transport.send({
+          method: 'GET',
+          path: '/account',
+          route: '/account',
+          idempotent: true,
+        });
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ data: { ok: true } });
+      } finally {
+        await transport.close();
+      }
+      expect(versions).toEqual(['1.1']);
     }
-    expect(versions).toEqual(['1.1']);
   });
 
   it('the Tryton client speaks HTTP/1.1', async () => {
