@@ -92,7 +92,7 @@ describe('replicas on two hosts: one PostgreSQL store, one Redis', () => {
     const skus = 1200;
     const { world, a, b } = await twoHosts({
       skus,
-      faults: 'latency=250-250,only=PATCH /products/stock/bulk',
+      faults: 'latency=400-400,only=PATCH /products/stock/bulk',
     });
     const rows = Array.from({ length: skus }, (_, i) => ({ sku: bulk(i + 1), quantity: (i * 11) % 300 }));
     world.writeStock(rows);
