@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Readable } from 'node:stream';
-import { drainStream } from '../file/readers/drainStream.js';
+import { drainStream } from '../drainStream.js';
 import { acquireRaw, watchConnection } from './rawConnection.js';
 
 interface MysqlConnection {

@@ -62,39 +62,76 @@ const types = {
     return pg.types.getTypeParser(oid, format);
   },
 };
+/** The usable connection; undefined once it is lost, until a new one is open. */
 let client: pg.Client | undefined;
-let broken = false;
+/** A connection being opened, in the background of the requests that do not wait for it. */
+let connecting: Promise<pg.Client> | undefined;
+const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long a statement waits for a lost connection to be opened again. The main thread waits with
+ * it, and with it every other job of the process (other accounts' too): a database that does not
+ * answer fails the store's statements at once while the connection is tried again behind them.
+ */
+const RECONNECT_WAIT_MS = 1_000;
 
-async function connected(connection: WorkerData['connection'], inTransaction: boolean): Promise<pg.Client> {
-  if (client && !broken) return client;
-  if (client && inTransaction) {
+async function connected(connection: WorkerData['connection'], request: WorkerRequest): Promise<pg.Client> {
+  if (client) return client;
+  if ('inTransaction' in request && request.inTransaction) {
     throw new Error(
       'the connection to PostgreSQL was lost inside a transaction: the transaction was rolled back',
     );
   }
-  client?.end().catch(() => undefined);
-  broken = false;
+  if (!connecting) {
+    connecting = open(connection).finally(() => (connecting = undefined));
+    connecting.catch(() => undefined); // the request that waits reports it; a later one tries again
+  }
+  const waitMs = request.op === 'connect' ? CONNECT_TIMEOUT_MS : RECONNECT_WAIT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`PostgreSQL did not accept a connection within ${waitMs} ms (still trying)`)),
+      waitMs,
+    );
+  });
+  try {
+    return await Promise.race([connecting, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function open(connection: WorkerData['connection']): Promise<pg.Client> {
   const fresh = new pg.Client({
     connectionString: connection.connectionString,
     ...(connection.password === undefined ? {} : { password: connection.password }),
     types,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
   });
-  fresh.on('error', () => {
-    broken = true;
-  });
-  await fresh.connect();
-  await fresh.query(`SET search_path TO "${connection.schema}"`);
-  const timeout = Math.round(connection.statementTimeoutMs);
-  // A host that vanished inside a transaction (its network, not its process: a killed process's
-  // connection closes at once) must not hold the store's lock until TCP gives up: the server ends
-  // a transaction left idle this long. Ours never idle: their statements follow one another.
-  await fresh.query(
-    `SET statement_timeout = ${timeout}; SET idle_in_transaction_session_timeout = ${timeout}`,
-  );
+  fresh.on('error', () => lose(fresh));
+  try {
+    await fresh.connect();
+    await fresh.query(`SET search_path TO "${connection.schema}"`);
+    const timeout = Math.round(connection.statementTimeoutMs);
+    // A host that vanished inside a transaction (its network, not its process: a killed process's
+    // connection closes at once) must not hold the store's lock until TCP gives up: the server ends
+    // a transaction left idle this long. Ours never idle: their statements follow one another.
+    await fresh.query(
+      `SET statement_timeout = ${timeout}; SET idle_in_transaction_session_timeout = ${timeout}`,
+    );
+  } catch (error) {
+    fresh.end().catch(() => undefined);
+    throw error;
+  }
   client = fresh;
   return fresh;
+}
+
+/** The connection is gone (or may be): the next request opens another. */
+function lose(which: pg.Client | undefined): void {
+  if (!which) return;
+  if (client === which) client = undefined;
+  which.end().catch(() => undefined);
 }
 
 async function answer(request: WorkerRequest, connection: WorkerData['connection']): Promise<WorkerAnswer> {
@@ -103,7 +140,7 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
     client = undefined;
     return { rows: [], rowCount: 0 };
   }
-  const db = await connected(connection, 'inTransaction' in request && request.inTransaction);
+  const db = await connected(connection, request);
   switch (request.op) {
     case 'connect':
       return { rows: [], rowCount: 0 };
@@ -143,7 +180,7 @@ export function startPostgresWorker({ port, signal, connection }: WorkerData): v
     void answer(request, connection)
       .catch((error: unknown) => {
         // An error of the server leaves the connection usable; any other (a reset, a timeout) may not.
-        if (!(error instanceof pg.DatabaseError)) broken = true;
+        if (!(error instanceof pg.DatabaseError)) lose(client);
         const { message, code } = error as { message?: string; code?: string };
         return { error: { message: message ?? String(error), ...(code ? { code } : {}) } };
       })

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/openPostgresStore.js';
 import { openStoreFromConfig } from '../../../src/store/openStoreFromConfig.js';
 import { StoreError, StoreNotFoundError } from '../../../src/store/StoreError.js';
+import { startTcpGate } from '../../support/tcpGate.js';
 import { TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
 
 const stores = new TestStores('postgres');
@@ -141,6 +142,47 @@ describe('the PostgreSQL store', () => {
     expect(store.cursors.get('kept')).toBe('1');
     expect(store.db.prepare<[], number>('SELECT pg_backend_pid()').pluck().get()).not.toBe(pid);
   });
+
+  it(
+    'fails at once while its database does not answer, and goes on once it does',
+    { timeout: 60_000 },
+    async () => {
+      const gate = await startTcpGate(Number(new URL(TEST_POSTGRES_URL).port || 5432));
+      try {
+        const location = stores.location();
+        if (location.type !== 'postgres') throw new Error('a postgres location');
+        const url = new URL(TEST_POSTGRES_URL);
+        url.port = String(gate.port);
+        const store = openPostgresStore({ url: url.toString(), schema: location.schema });
+        try {
+          store.cursors.set('a', '1');
+          await gate.cut();
+          expect(() => store.cursors.get('a')).toThrow(StoreError); // the cut connection, or no new one
+          // No statement waits for the 10 s connection timeout: each fails within a second.
+          for (let i = 0; i < 3; i++) {
+            const started = Date.now();
+            expect(() => store.cursors.get('a')).toThrow(/did not accept a connection within 1000 ms/);
+            expect(Date.now() - started).toBeLessThan(3_000);
+          }
+          await gate.restore();
+          const deadline = Date.now() + 15_000;
+          let value: string | null | undefined;
+          while (value === undefined && Date.now() < deadline) {
+            try {
+              value = store.cursors.get('a');
+            } catch {
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+          }
+          expect(value).toBe('1');
+        } finally {
+          store.close();
+        }
+      } finally {
+        await gate.close();
+      }
+    },
+  );
 
   it('runs leases on the database clock', () => {
     const store = stores.open();

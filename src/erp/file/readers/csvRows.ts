@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
 import { printable } from '../../../domain/printable.js';
-import { drainStream } from './drainStream.js';
+import { drainStream } from '../../drainStream.js';
 import type { OpenStream, RawBatches, RawError, RawItem } from './RawItem.js';
 
 interface CsvRecord {
