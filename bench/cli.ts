@@ -18,16 +18,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeConfigFile } from '../src/config.js';
@@ -35,6 +26,7 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { openStore } from '../src/store/index.js';
 import { startPrivateRedis } from '../dev/redisServer.js';
 import { hasFlag, numberArg } from './support/benchArgs.js';
+import { installedLayout } from './support/installedLayout.js';
 import { machineLine } from './support/machineLine.js';
 import { recordSection } from './support/recordSection.js';
 
@@ -47,7 +39,6 @@ const BEFORE = process.argv.includes('--before')
 const GOAL = 3;
 const ROOT = resolve('.');
 const FLOOR = 'node -e 0';
-const log = (text: string): void => void process.stderr.write(`${text}\n`);
 
 interface Case {
   name: string;
@@ -86,31 +77,6 @@ const median = (values: number[]): number => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-
-/** bin/, dist/ (compiled from `sources`), package.json and node_modules, with no src/ beside them. */
-function installedLayout(sources: string, target: string): string {
-  log(`compiling dist/ of ${sources} ...`);
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        'tsconfig.build.json',
-        '--outDir',
-        join(target, 'dist'),
-      ],
-      { cwd: sources, stdio: 'ignore' },
-    );
-  } catch (error) {
-    // An older commit against today's dependencies may have type errors; tsc emits all the same.
-    if (!existsSync(join(target, 'dist', 'cli', 'main.js'))) throw error;
-  }
-  cpSync(join(sources, 'bin'), join(target, 'bin'), { recursive: true });
-  cpSync(join(sources, 'package.json'), join(target, 'package.json'));
-  symlinkSync(join(ROOT, 'node_modules'), join(target, 'node_modules'));
-  return join(target, 'bin', 'erp-sync.js');
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-cli-'));

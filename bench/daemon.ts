@@ -12,7 +12,8 @@
  * 2. orders: M new platform orders (created through the sandbox first), one orders run through the
  *    queue until every order is in the outbox: requests, time, the daemon's peak RSS (VmHWM);
  *    against the outbox writes alone (the adapter's atomic writer, fsync included, the same number
- *    of files, orders.concurrency at a time) in the same run.
+ *    of files, orders.concurrency at a time) in the same run. --orders-concurrency N sets the
+ *    daemon's orders.concurrency and the floor's writes at once (default: the file adapter's own bound).
  * 3. --rss-rows N (off by default): one stock run over an N-row stock.csv (SKUs beyond the
  *    sandbox's products are unknown to the platform) in a fresh daemon: its peak RSS.
  * Each part gets a fresh daemon process, so its peak RSS is its own. --record rewrites the
@@ -31,6 +32,7 @@ import pg from 'pg';
 import type { BulkStockItem } from '../src/api/inputs.js';
 import { writeConfigFile } from '../src/config.js';
 import { writeNewFileAtomic } from '../src/erp/file/orders/atomicFile.js';
+import { FILE_IMPORTS_AT_ONCE } from '../src/erp/file/FileErpAdapter.js';
 import { enqueueRun } from '../src/queue/enqueueRun.js';
 import { openQueueClient, type QueueClient } from '../src/queue/queueClient.js';
 import { readRunJob } from '../src/queue/readRunJob.js';
@@ -55,8 +57,8 @@ const RUNS = numberArg('runs', 3);
 const RSS_ROWS = numberArg('rss-rows', 0);
 const PROFILE_DIR = stringArg('cpu-prof');
 const CONCURRENCY = numberArg('concurrency', 4);
-/** orders.concurrency of the daemon (its default). */
-const ORDERS_CONCURRENCY = 4;
+/** orders.concurrency of the daemon (default: the file adapter's own bound); the outbox floor writes as many at once. */
+const ORDERS_CONCURRENCY = numberArg('orders-concurrency', FILE_IMPORTS_AT_ONCE);
 const RECORD = hasFlag('record');
 const STORE = stringArg('store') ?? 'sqlite';
 if (STORE !== 'sqlite' && STORE !== 'postgres') {
@@ -291,7 +293,7 @@ async function measure(kind: StoreKind): Promise<{ stock: string[]; rows: string
     store: store.config,
     sync: { batchSize: BATCH, concurrency: CONCURRENCY },
     // the raw floor reads no orders: neither does the stock run here
-    orders: { oversellGuard: { enabled: false } },
+    orders: { oversellGuard: { enabled: false }, concurrency: ORDERS_CONCURRENCY },
     log: { level: 'warn' },
     redis: { prefix: PREFIX },
     server: { host: '127.0.0.1', port: 0 },
@@ -357,7 +359,7 @@ async function main(): Promise<void> {
   const section = [
     heading,
     '',
-    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}${COMPARE ? ' --store postgres' : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
+    `Command: \`npm run bench:daemon -- --skus ${SKUS} --orders ${ORDERS}${LATENCY > 0 ? ` --latency ${LATENCY}` : ''}${RSS_ROWS > 0 ? ` --rss-rows ${RSS_ROWS}` : ''}${RUNS !== 3 ? ` --runs ${RUNS}` : ''}${ORDERS_CONCURRENCY !== FILE_IMPORTS_AT_ONCE ? ` --orders-concurrency ${ORDERS_CONCURRENCY}` : ''}${COMPARE ? ' --store postgres' : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}, ${RUNS} runs). ` +
       machineLine(),
     ...(COMPARE
       ? [

@@ -1,16 +1,17 @@
 /**
- * npm run bench:stock [-- --record] [-- --skus 100000] [-- --rows 1000000] [-- --naive-sample 2000]
+ * npm run bench:stock [-- --record] [-- --skus 100000] [-- --rows 1000000] [-- --naive-sample 2000] [-- --installed]
  *
  * The sandbox runs in this process with N extra simple products (BULK-000001..); every sync
  * scenario runs `erp-sync run-once --only stock --json` as a child process, so its wall time and
- * peak RSS (VmHWM) are the daemon's alone. --record rewrites the "Stock and price sync" section of
- * bench/RESULTS.md.
+ * peak RSS (VmHWM) are the daemon's alone. --installed runs dist/ as installed (compiled first, as
+ * the Docker image runs it) instead of the sources through tsx. --record rewrites the "Stock and
+ * price sync" section of bench/RESULTS.md.
  */
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { median, sendRawFloor } from './support/rawFloor.js';
 import { storeCpuSeconds } from './support/storeCpu.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { once } from 'node:events';
 import { createApiClient } from '../src/api/createApiClient.js';
 import { writeConfigFile } from '../src/config.js';
@@ -18,6 +19,7 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { measureRunOnce, type MeasuredRun } from './support/measureRunOnce.js';
 import { recordSection } from './support/recordSection.js';
 import { hasFlag, numberArg } from './support/benchArgs.js';
+import { installedLayout } from './support/installedLayout.js';
 import { machineLine } from './support/machineLine.js';
 
 const SKUS = numberArg('skus', 100_000);
@@ -29,6 +31,7 @@ const BATCH = numberArg('batch', 1000);
 const RUNS = numberArg('runs', 3);
 const CONCURRENCY = numberArg('concurrency', 4);
 const RECORD = hasFlag('record');
+const INSTALLED = hasFlag('installed');
 
 const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 
@@ -42,9 +45,17 @@ async function writeStockCsv(path: string, rows: number, quantity: (n: number) =
   await once(out, 'finish');
 }
 
+/** --installed: run dist/ as installed (installedLayout), not the sources through tsx. */
+let installedBin: string | undefined;
+
 /** One stock run (exit 1, a pipeline error, still has a summary worth recording). */
 function runOnce(configFile: string, flags: string[], nodeArgs: string[] = []): Promise<MeasuredRun> {
-  return measureRunOnce(['--only', 'stock', '--config', configFile, ...flags], [0, 1], nodeArgs);
+  return measureRunOnce(
+    ['--only', 'stock', '--config', configFile, ...flags],
+    [0, 1],
+    nodeArgs,
+    installedBin,
+  );
 }
 
 const uptime = (): string =>
@@ -56,6 +67,7 @@ async function main(): Promise<void> {
   process.stderr.write(`starting the sandbox with ${SKUS} products...\n`);
   const sandbox = await startSandbox({ port: 0, seed: 'empty', extraProducts: SKUS });
   const dir = mkdtempSync(join(tmpdir(), 'erp-sync-bench-'));
+  if (INSTALLED) installedBin = installedLayout(resolve('.'), join(dir, 'installed'));
   const config = (name: string): string => {
     const file = join(dir, `${name}.yaml`);
     writeConfigFile(file, {
@@ -191,10 +203,11 @@ async function main(): Promise<void> {
   const section = [
     '## Stock and price sync',
     '',
-    `Command: \`npm run bench:stock\` (batch ${BATCH}, concurrency ${CONCURRENCY}). ` + machineLine(),
+    `Command: \`npm run bench:stock${INSTALLED ? ' -- --installed' : ''}\` (batch ${BATCH}, concurrency ${CONCURRENCY}). ` +
+      machineLine(),
     'The sandbox runs in the bench process (in-memory SQLite, no faults); each scenario is',
     '`erp-sync run-once --only stock --json` as a child process: "pipeline s" is the pipeline\'s own time,',
-    '"wall s" adds process start-up (tsx), peak RSS is the child\'s VmHWM. Write requests are counted in',
+    `"wall s" adds process start-up (${INSTALLED ? 'dist/ as installed' : 'tsx'}), peak RSS is the child's VmHWM. Write requests are counted in`,
     "the sandbox's request log; \"all requests\" (the pipeline's own count) adds the oversell guard's reads",
     '(`GET /orders`, on by default). The sandbox and the sync share the 2 cores, and the machine was shared',
     `with other work (load average ${loadavg()[0]!.toFixed(1)} at the end), so times vary between runs.`,
@@ -207,7 +220,7 @@ async function main(): Promise<void> {
     'unchanged rerun under 3 s with 0 write requests; 1M rows under 300 MB RSS. The naive line sends one request',
     `per SKU on the same products${SAMPLE < SKUS ? ' (a sample, extrapolated linearly)' : ''}, with the same concurrency.`,
     '',
-    `Every one of ${SKUS / 1000}k SKUs changed, \`run-once --only stock\` as a whole process (wall s, tsx start-up included) against`,
+    `Every one of ${SKUS / 1000}k SKUs changed, \`run-once --only stock\` as a whole process (wall s, ${INSTALLED ? 'start-up of dist/ as installed' : 'tsx start-up'} included) against`,
     `the floor measured right after it in the same run: the same SKUs' new values as pre-built bodies of 1000 items`,
     `from one keep-alive client, ${CONCURRENCY} in flight. Load average (1 / 5 / 15 min) when each run started.`,
     '',

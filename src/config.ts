@@ -106,8 +106,8 @@ const ordersSchema = z
   .strictObject({
     importStatuses: z.array(z.enum(ORDER_STATUSES)).min(1).default(['new', 'confirmed']),
     defaultCourier: z.enum(COURIERS).default('fan'),
-    /** Orders fetched and imported at once. */
-    concurrency: z.number().int().min(1).max(32).default(4),
+    /** Orders fetched and imported at once; null: what the ERP adapter takes (`importsAtOnce`). */
+    concurrency: z.number().int().min(1).max(32).nullable().default(null),
     /** Page size of the order list reads (1-100). */
     perPage: z.number().int().min(LIMITS.perPageMin).max(LIMITS.perPageMax).default(100),
     oversellGuard: z
@@ -131,7 +131,7 @@ const ordersSchema = z
   .default({
     importStatuses: ['new', 'confirmed'],
     defaultCourier: 'fan',
-    concurrency: 4,
+    concurrency: null,
     perPage: 100,
     oversellGuard: { enabled: true, windowMinutes: 30 },
     updates: { sweepMinutes: 10, lookbackDays: 30 },

@@ -15,14 +15,17 @@ export interface MeasuredCli<T> {
 /**
  * Runs `erp-sync ARGS` (ARGS ending in a --json flag) as a child process, so its wall time and
  * peak RSS (VmHWM, sampled every 25 ms) are the command's alone, and returns its parsed output.
+ * `bin`: an installed erp-sync (installedLayout) instead of this checkout's sources through tsx.
  */
 export async function measureCli<T>(
   args: string[],
   okExitCodes: number[] = [0],
   nodeArgs: string[] = [],
+  bin?: string,
 ): Promise<MeasuredCli<T>> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const entry = bin ? [bin] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';

@@ -14,7 +14,7 @@ interface CpuProfile {
 
 /**
  * From the V8 CPU profile(s) a child wrote with `--cpu-prof --cpu-prof-dir DIR`: the CPU seconds
- * spent inside the store (any stack with a frame from src/store/, SQLite's native calls included,
+ * spent inside the store (any stack with a frame from src/store/ or, installed, dist/store/; SQLite's native calls included,
  * since they are children of the repository method that made them) and in all.
  */
 export function storeCpuSeconds(dir: string): { store: number; total: number } {
@@ -32,7 +32,7 @@ export function storeCpuSeconds(dir: string): { store: number; total: number } {
     const isInStore = (id: number): boolean => {
       const known = inStore.get(id);
       if (known !== undefined) return known;
-      const own = /\/src\/store\//.test(byId.get(id)?.callFrame.url ?? '');
+      const own = /\/(src|dist)\/store\//.test(byId.get(id)?.callFrame.url ?? '');
       const up = parent.get(id);
       const value = own || (up !== undefined && isInStore(up));
       inStore.set(id, value);

@@ -29,4 +29,10 @@ export interface ErpCapabilities {
    * it does not do has no methods on the adapter, and its pipeline has nothing to do.
    */
   orders: { import: boolean; events: boolean; outgoing: boolean };
+  /**
+   * Platform orders imported at once when `orders.concurrency` is not set: what the ERP's side of
+   * an import takes without queueing or refusing. An import mostly waits (the store, Redis, the
+   * ERP's write), so more at once is faster up to this bound.
+   */
+  importsAtOnce: number;
 }

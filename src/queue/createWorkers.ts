@@ -7,16 +7,17 @@ import { JobKindMissingError } from './JobKindMissingError.js';
 import { WORKER_TIMING } from './jobOptions.js';
 import type { JobRegistry } from './jobRegistry.js';
 import type { JobRuntime } from './jobRuntime.js';
+import { importConcurrency } from '../sync/orders/importConcurrency.js';
 import { QUEUE_NAMES, type PipelineName, type QueueName } from './jobTypes.js';
 
 /** Jobs run at once on the runs queue: every pipeline, plus a manual run waiting on its lease. */
 const RUNS_CONCURRENCY = 8;
 
 /** Jobs a worker of each queue runs at once. */
-const CONCURRENCY: { readonly [Q in QueueName]: (config: Config) => number } = {
+const CONCURRENCY: { readonly [Q in QueueName]: (config: Config, runtime: JobRuntime) => number } = {
   runs: () => RUNS_CONCURRENCY,
   pushes: (config) => config.sync.concurrency,
-  imports: (config) => config.orders.concurrency,
+  imports: (config, runtime) => importConcurrency(config, runtime.ctx.erp),
 };
 
 /** The API-bound queues (a push job is one bulk request, an import at most one GET): `queue.rateLimit` limits them. */
@@ -45,7 +46,7 @@ export function createWorkers(options: WorkersOptions): Map<QueueName, Worker> {
     return new Worker(queue, options.guard(dispatch(queue, options.registry[queue], options.runtime)), {
       connection: options.connection,
       prefix: options.config.redis.prefix,
-      concurrency: CONCURRENCY[queue](options.config),
+      concurrency: CONCURRENCY[queue](options.config, options.runtime),
       ...WORKER_TIMING,
       ...queueTelemetry(),
       ...(rateLimit

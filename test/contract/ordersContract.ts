@@ -120,6 +120,19 @@ export function describeOrderImportContract(name: string, setUp: ContractSetUp):
         expect((await adapter.importOrder(contractOrder(8))).erpRef).not.toBe(first.erpRef);
       }));
 
+    it('imports as many orders at once as it says it takes (importsAtOnce), each once', () =>
+      withSource(setUp, CONTRACT_SEED, async ({ open }) => {
+        const adapter = requireErpOrderPart(await open(), 'import');
+        const atOnce = adapter.capabilities.importsAtOnce;
+        expect(Number.isInteger(atOnce) && atOnce >= 1).toBe(true);
+        const ids = Array.from({ length: atOnce }, (_, k) => 300 + k);
+        const results = await Promise.all(ids.map((id) => adapter.importOrder(contractOrder(id))));
+        expect(results.map((r) => r.alreadyImported)).toEqual(ids.map(() => false));
+        expect(new Set(results.map((r) => r.erpRef)).size).toBe(atOnce);
+        const again = await Promise.all(ids.map((id) => adapter.importOrder(contractOrder(id))));
+        expect(again).toEqual(results.map((r) => ({ erpRef: r.erpRef, alreadyImported: true })));
+      }));
+
     it('takes the same change twice without failing (idempotent per change)', () =>
       withSource(setUp, CONTRACT_SEED, async ({ open }) => {
         const adapter = requireErpOrderPart(await open(), 'import');

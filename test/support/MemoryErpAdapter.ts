@@ -88,6 +88,7 @@ export class MemoryErpAdapter implements ErpAdapter {
       fullReadEveryMinutes: { stock: 0, prices: 0 },
       stockSubtractsImportedOrders: options.stockSubtractsImportedOrders ?? false,
       orders: { import: true, events: true, outgoing: true },
+      importsAtOnce: 4,
     };
   }
 

@@ -42,6 +42,9 @@ interface ReadFile {
  * Rows are streamed; a bad row becomes a reject and the others go on. The order side (outbox,
  * events, inbox) lives in FileOrderExchange.
  */
+/** A file write per import: the disk takes many at once, the import mostly waits (bench/RESULTS.md). */
+export const FILE_IMPORTS_AT_ONCE = 16;
+
 export class FileErpAdapter implements ErpAdapter {
   readonly kind = 'file';
   readonly capabilities: ErpCapabilities;
@@ -60,6 +63,7 @@ export class FileErpAdapter implements ErpAdapter {
       fullReadEveryMinutes: { stock: 0, prices: 0 },
       stockSubtractsImportedOrders: config.stockSubtractsImportedOrders,
       orders: { import: true, events: true, outgoing: true },
+      importsAtOnce: FILE_IMPORTS_AT_ONCE,
     };
   }
 

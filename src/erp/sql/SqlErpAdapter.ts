@@ -86,6 +86,8 @@ export class SqlErpAdapter implements ErpAdapter {
       stockSubtractsImportedOrders: config.stockSubtractsImportedOrders,
       // A part without its query or statement reads or writes nothing.
       orders: { import: true, events: true, outgoing: true },
+      // Each import holds a connection of the pool for its statement: no more at once than it has.
+      importsAtOnce: config.client === 'sqlite' ? 1 : config.pool.max,
     };
     const listen = config.client === 'pg' ? config.listen : undefined;
     if (listen) {

@@ -66,6 +66,9 @@ export class TrytonErpAdapter implements ErpAdapter {
       stockSubtractsImportedOrders: config.stock.field === 'forecast_quantity' && config.orders.confirm,
       // Sales made in Tryton stay in Tryton: no orders born in the ERP are sent to the platform.
       orders: { import: true, events: true, outgoing: false },
+      // Tryton on SQLite refuses concurrent writes (a party code taken twice): one at a time unless
+      // orders.concurrency says the server (on PostgreSQL) takes more.
+      importsAtOnce: 1,
     };
   }
 

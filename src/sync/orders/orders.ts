@@ -16,6 +16,7 @@ import { runInFrame, type PipelineRun } from '../frame/runInFrame.js';
 import type { RunFailure, RunOptions, RunSummary, SyncContext } from '../frame/types.js';
 import { unitsOf } from './unitsOf.js';
 import { erpOrderPart } from '../../erp/erpOrderPart.js';
+import { importConcurrency } from './importConcurrency.js';
 
 const SWEEP_CURSOR = 'orders.updates.swept_at';
 
@@ -172,7 +173,7 @@ function ordersToImport(ctx: SyncContext): number[] {
  */
 async function importQueued(run: PipelineRun, ids: number[], listed: Map<number, ApiOrder>): Promise<void> {
   const { ctx, options, summary, lease } = run;
-  const pool = createPool(ctx.config.orders.concurrency);
+  const pool = createPool(importConcurrency(ctx.config, ctx.erp));
   const streak = new FailureStreak();
   let first: RunFailure | undefined;
   let tried = 0;

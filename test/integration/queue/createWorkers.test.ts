@@ -37,8 +37,8 @@ describe('the workers built from the registry', () => {
     const registry: JobRegistry = { runs: [], pushes: [], imports: [importKind] };
     const guarded: string[] = [];
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-    // The test kind never reads the runtime.
-    const runtime = {} as JobRuntime;
+    // The test kind never reads the runtime; the workers read only the ERP's bound of imports at once.
+    const runtime = { ctx: { erp: { capabilities: { importsAtOnce: 7 } } } } as unknown as JobRuntime;
     const workers = createWorkers({
       registry,
       runtime,
@@ -69,6 +69,31 @@ describe('the workers built from the registry', () => {
     } finally {
       await Promise.all([...workers.values()].map((worker) => worker.close()));
       await Promise.all([imports.close(), events.close()]);
+      connection.disconnect();
+    }
+  });
+
+  it('run as many imports at once as the ERP adapter takes when orders.concurrency is not set', async () => {
+    const config = parseConfig({
+      api: { baseUrl: 'http://127.0.0.1:1/api/v2', apiKey: 'k' },
+      erp: { type: 'file', path: '/tmp' },
+      redis: { url: redis.url, prefix: 'workers-bound' },
+    });
+    expect(config.orders.concurrency).toBeNull();
+    const runtime = { ctx: { erp: { capabilities: { importsAtOnce: 7 } } } } as unknown as JobRuntime;
+    const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+    const workers = createWorkers({
+      registry: { runs: [], pushes: [], imports: [] },
+      runtime,
+      config,
+      connection,
+      guard: (processor) => processor,
+    });
+    try {
+      expect(workers.get('imports')!.opts.concurrency).toBe(7);
+      expect(workers.get('pushes')!.opts.concurrency).toBe(config.sync.concurrency);
+    } finally {
+      await Promise.all([...workers.values()].map((worker) => worker.close()));
       connection.disconnect();
     }
   });
