@@ -10,6 +10,7 @@ import {
   writeNewFileAtomic,
 } from './atomicFile.js';
 import type { OrderExchangePaths } from './orderExchangePaths.js';
+import { LISTING_MAX_AGE_MS, OutboxListing } from './OutboxListing.js';
 import { toXmlDocument } from './xmlDocument.js';
 
 export type OutboxFormat = 'json' | 'xml';
@@ -24,12 +25,19 @@ const PROCESSED_DIRS = ['done', 'archive', 'processed'];
  */
 export class OrderOutbox {
   #cleaned = false;
+  readonly #listing: OutboxListing;
 
   constructor(
     private readonly paths: OrderExchangePaths,
     private readonly format: OutboxFormat,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    listingMaxAgeMs = LISTING_MAX_AGE_MS,
+  ) {
+    this.#listing = new OutboxListing(
+      [paths.ordersDir, ...PROCESSED_DIRS.map((dir) => join(paths.ordersDir, dir))],
+      listingMaxAgeMs,
+    );
+  }
 
   /** The name the ERP knows an imported order by, e.g. `1234.json`. */
   erpRefOf(orderId: number): string {
@@ -38,8 +46,8 @@ export class OrderOutbox {
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     await this.#cleanOnce();
-    const earlier = await this.#findImport(order.id);
-    if (earlier) return { erpRef: earlier.name, alreadyImported: true };
+    const earlier = await this.#findEarlierImport(order.id);
+    if (earlier) return { erpRef: earlier, alreadyImported: true };
     const name = this.erpRefOf(order.id);
     const document = {
       imported_at: this.now().toISOString(),
@@ -50,6 +58,7 @@ export class OrderOutbox {
       join(this.paths.ordersDir, name),
       this.#encode('order_import', document),
     );
+    this.#listing.add(name);
     return { erpRef: name, alreadyImported: !created };
   }
 
@@ -79,14 +88,30 @@ export class OrderOutbox {
    * when the ERP moved the file into done/ or archive/ after reading it.
    */
   async #findImport(orderId: number): Promise<{ name: string; path: string; movedTo: string | null } | null> {
-    for (const format of [this.format, this.format === 'json' ? 'xml' : 'json'] as const) {
-      const name = `${orderId}.${format}`;
+    for (const name of this.#importNames(orderId)) {
       for (const movedTo of [null, ...PROCESSED_DIRS]) {
         const path = join(movedTo ? join(this.paths.ordersDir, movedTo) : this.paths.ordersDir, name);
         if (await fileExists(path)) return { name, path, movedTo };
       }
     }
     return null;
+  }
+
+  /**
+   * The name of an earlier import, without a stat per place and order: the folders' listing (read
+   * at most once a second) rules the places out, a name it holds is looked up on disk (the ERP may
+   * have moved it since). What another process writes after the listing was read lands in the
+   * outbox: in this format the no-replace write finds it, in the other one a stat does.
+   */
+  async #findEarlierImport(orderId: number): Promise<string | null> {
+    const [own, other] = this.#importNames(orderId) as [string, string];
+    if (await this.#listing.mayHold([own, other])) return (await this.#findImport(orderId))?.name ?? null;
+    return (await fileExists(join(this.paths.ordersDir, other))) ? other : null;
+  }
+
+  /** The names an import of the order may have: this format's first. */
+  #importNames(orderId: number): string[] {
+    return [this.format, this.format === 'json' ? 'xml' : 'json'].map((format) => `${orderId}.${format}`);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Prefix of our temporary files: readers of the outbox skip names starting with a dot. */
@@ -41,9 +41,8 @@ export async function writeNewFileAtomic(path: string, content: string): Promise
 /** The complete content in a temporary file next to `path` (same folder: rename/link stay atomic), on disk. */
 async function writeTempBeside(path: string, content: string): Promise<string> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
   const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await open(temp, 'w');
+  const handle = await openCreating(temp);
   try {
     await handle.writeFile(content, 'utf8');
     await handle.sync();
@@ -54,6 +53,17 @@ async function writeTempBeside(path: string, content: string): Promise<string> {
   }
   await handle.close();
   return temp;
+}
+
+/** Opens a new file for writing, making its folder first only when it is missing (not once per file). */
+async function openCreating(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'w');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(dirname(path), { recursive: true });
+    return open(path, 'w');
+  }
 }
 
 export async function fileExists(path: string): Promise<boolean> {

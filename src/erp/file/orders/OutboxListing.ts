@@ -1,0 +1,76 @@
+import { readdir } from 'node:fs/promises';
+
+/** How long a listing answers for "not there" before the folders are read again. */
+export const LISTING_MAX_AGE_MS = 1000;
+
+/**
+ * The names in the orders outbox and the folders the ERP moves its files to, read at most once per
+ * `maxAgeMs` (a poll's imports share one read) instead of a stat per place and order.
+ *
+ * It only says where an earlier import may be: a name it holds is checked again on disk by the
+ * caller (the ERP may have moved or removed it since), and a name it does not hold was not in any
+ * of the folders when they were read. The folders are read one after the other in the order a file
+ * moves (the outbox before the folders the ERP moves files into), so a file moved during the read is
+ * seen in one or the other. The files this process writes are added as it writes them. A file
+ * another process writes after the read is not in it until the next read: the outbox looks for
+ * those where they land (see OrderOutbox). One such file the ERP also moved out of the outbox
+ * before the next read would be missed: two processes importing one order within the same second
+ * are excluded before the outbox (the import job's id, the store's link of the order).
+ */
+export class OutboxListing {
+  #names: Set<string> | null = null;
+  #readAt = 0;
+  #reading: Promise<Set<string>> | null = null;
+  /** Written while a read was under way: that read may have missed them. */
+  readonly #writtenDuringRead = new Set<string>();
+
+  constructor(
+    /** The outbox first, then the folders the ERP moves its files to. */
+    private readonly dirs: readonly string[],
+    private readonly maxAgeMs = LISTING_MAX_AGE_MS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Whether any of `names` was in one of the folders (or was written by this process since). */
+  async mayHold(names: readonly string[]): Promise<boolean> {
+    const known = await this.#current();
+    return names.some((name) => known.has(name));
+  }
+
+  /** A file this process wrote (or found) in the outbox. */
+  add(name: string): void {
+    this.#names?.add(name);
+    if (this.#reading) this.#writtenDuringRead.add(name);
+  }
+
+  async #current(): Promise<Set<string>> {
+    if (this.#names && this.now() - this.#readAt < this.maxAgeMs) return this.#names;
+    // Every import waiting meanwhile shares the one read.
+    this.#reading ??= this.#read().finally(() => {
+      this.#reading = null;
+    });
+    return this.#reading;
+  }
+
+  async #read(): Promise<Set<string>> {
+    const startedAt = this.now();
+    const names = new Set<string>();
+    for (const dir of this.dirs) for (const name of await namesIn(dir)) names.add(name);
+    for (const name of this.#writtenDuringRead) names.add(name);
+    this.#writtenDuringRead.clear();
+    this.#names = names;
+    // Aged from the start of the read: what was written during it may be missing.
+    this.#readAt = startedAt;
+    return names;
+  }
+}
+
+/** The entry names of a folder; none when it does not exist yet. */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
