@@ -13,8 +13,11 @@ export const PUSH_QUEUE: QueueName = 'pushes';
 /** A push job as a child of its scan's flow: a batch that failed for good does not hold the scan back (the scan reports it, the next one resends). */
 export const PUSH_CHILD_OPTIONS = { ignoreDependencyOnFailure: true } as const;
 
-/** What a push job returns to its scan (the parent sums them up). */
-export interface PushResult extends BatchOutcome {
+/**
+ * What a push job returns to its scan (the parent sums them up): counts, not the batch's rejected
+ * keys (up to every key of it), which BullMQ would keep in Redis and hand back all at once.
+ */
+export interface PushResult extends Omit<BatchOutcome, 'rejectedKeys'> {
   items: number;
   requests: number;
 }
@@ -60,6 +63,7 @@ export const definePushJob = (name: 'stock-push' | 'prices-push'): JobKind<PushP
       return handleFailure(failureOfError(error), PUSH_QUEUE, runtime);
     }
     if (outcome.error) await handleFailure(failureOfRun(outcome.error), PUSH_QUEUE, runtime);
-    return { ...outcome, items: batch.items.length, requests: counter.total };
+    const { rejectedKeys: _rejectedKeys, ...counts } = outcome;
+    return { ...counts, items: batch.items.length, requests: counter.total };
   },
 });
