@@ -1,4 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=16
+// The flag on the first line caps V8's young generation at 2 x 16 MB: by default it grows to 2 x 64 MB
+// under a long read, about 100 MB of the peak RSS of a 1M-row run, at no measurable CPU cost
+// (bench/RESULTS.md, "1M rows, peak RSS"). `env -S` splits it (GNU coreutils 8.30+, macOS); a start
+// as `node bin/erp-sync.js` skips the line: give the flag there yourself. dev/nodeFlags.ts reads it
+// for the benches and tests, which start the sources.
 // Runs erp-sync. A checkout (the TypeScript sources and the dev dependency tsx are there) runs the
 // sources through tsx, so an edit counts at once and no build can go stale; an installed copy (the
 // Docker image, an npm-installed package, a host install after `npm prune --omit=dev`: no src/ or

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { BIN_NODE_FLAGS } from './nodeFlags.js';
 import { CLI_ENTRY, PROJECT_ROOT } from './projectPaths.js';
 
 /** `erp-sync start` as a real child process (node itself, so signals reach the daemon). */
@@ -24,11 +25,15 @@ export async function startDaemonProcess(
 ): Promise<DaemonProcess> {
   // tsx by its resolved URL, so that a daemon started in another folder finds it too.
   const tsx = import.meta.resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, CLI_ENTRY, 'start', '--config', configFile], {
-    cwd: options.cwd ?? PROJECT_ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...BIN_NODE_FLAGS, '--import', tsx, CLI_ENTRY, 'start', '--config', configFile],
+    {
+      cwd: options.cwd ?? PROJECT_ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

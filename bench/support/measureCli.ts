@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { BIN_NODE_FLAGS } from '../../dev/nodeFlags.js';
 import { peakRssMb } from './peakRssMb.js';
 
 export interface MeasuredCli<T> {
@@ -16,6 +17,7 @@ export interface MeasuredCli<T> {
  * Runs `erp-sync ARGS` (ARGS ending in a --json flag) as a child process, so its wall time and
  * peak RSS (VmHWM, sampled every 25 ms) are the command's alone, and returns its parsed output.
  * `bin`: an installed erp-sync (installedLayout) instead of this checkout's sources through tsx.
+ * Either runs with bin/erp-sync.js's V8 flags, as a deployment does.
  */
 export async function measureCli<T>(
   args: string[],
@@ -25,7 +27,7 @@ export async function measureCli<T>(
 ): Promise<MeasuredCli<T>> {
   const started = performance.now();
   const entry = bin ? [bin] : ['--import', 'tsx', 'src/cli/main.ts'];
-  const child = spawn(process.execPath, [...nodeArgs, ...entry, ...args], {
+  const child = spawn(process.execPath, [...BIN_NODE_FLAGS, ...nodeArgs, ...entry, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';

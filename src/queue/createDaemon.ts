@@ -14,7 +14,8 @@ import { createWorkers } from './createWorkers.js';
 import { defaultJobOptions } from './jobOptions.js';
 import { checkRegistry, JOB_REGISTRY, jobOptionsOf, type JobRegistry } from './jobRegistry.js';
 import type { JobRuntime } from './jobRuntime.js';
-import { pushJobName, type PipelineName, type QueueName } from './jobTypes.js';
+import { pushJobName, type PipelineName, type PushPayload, type QueueName } from './jobTypes.js';
+import { packBatch } from './packedBatch.js';
 import { ImportHold } from './importHold.js';
 import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
@@ -130,8 +131,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     recordJobFailure: (queue, failure) => options.onJobFailure?.(queue, failure.code),
     imports: importHold,
     recordItems: (pipeline, counts) => options.onItems?.(pipeline, counts),
-    enqueuePush: async (parent, payload) => {
-      const name = pushJobName(payload.batch.pipeline);
+    enqueuePush: async (parent, batch, scanOwner) => {
+      const name = pushJobName(batch.pipeline);
+      const payload: PushPayload = { batch: packBatch(batch), scanOwner };
       await pushes.add(name, payload, {
         parent: { id: parent.id!, queue: parent.queueQualifiedName },
         ...jobOptionsOf(name, registry),

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import type { BatchOutcome } from '../sync/push/pushBatch.js';
+import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
 import { pushBatch } from '../sync/push/pushBatch.js';
 import { enterFlow } from '../sync/frame/pipelineLease.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
@@ -7,16 +7,30 @@ import { handleFailure } from './handleFailure.js';
 import { failureOfError, failureOfRun } from './jobFailure.js';
 import type { JobKind } from './jobKind.js';
 import type { PushPayload, QueueName } from './jobTypes.js';
+import { readPushBatch } from './packedBatch.js';
+import { PushPayloadError } from './PushPayloadError.js';
 
 export const PUSH_QUEUE: QueueName = 'pushes';
 
 /** A push job as a child of its scan's flow: a batch that failed for good does not hold the scan back (the scan reports it, the next one resends). */
 export const PUSH_CHILD_OPTIONS = { ignoreDependencyOnFailure: true } as const;
 
-/** What a push job returns to its scan (the parent sums them up). */
-export interface PushResult extends BatchOutcome {
+/**
+ * What a push job returns to its scan (the parent sums them up): counts, not the batch's rejected
+ * keys (up to every key of it), which BullMQ would keep in Redis and hand back all at once.
+ */
+export interface PushResult extends Omit<BatchOutcome, 'rejectedKeys'> {
   items: number;
   requests: number;
+}
+
+/** The job's batch, in either layout; data this version cannot read fails the job for good. */
+function batchOf(data: PushPayload): PushBatch {
+  try {
+    return readPushBatch(data.batch);
+  } catch (error) {
+    throw error instanceof PushPayloadError ? new UnrecoverableError(error.message) : error;
+  }
 }
 
 /**
@@ -31,7 +45,8 @@ export const definePushJob = (name: 'stock-push' | 'prices-push'): JobKind<PushP
   options: PUSH_CHILD_OPTIONS,
   trace: ({ batch }) => ({ span: `push ${batch.pipeline}`, pipeline: batch.pipeline }),
   async process(job, { runtime, signal }) {
-    const { batch, scanOwner } = job.data;
+    const batch = batchOf(job.data);
+    const { scanOwner } = job.data;
     const { ttlSeconds, waitSeconds } = runtime.ctx.config.sync.lease;
     // The flow is the job's parent (a scan, or an `audit --fix` heal); a job cut loose from it sends nothing.
     const flowId = job.parent?.id;
@@ -60,6 +75,7 @@ export const definePushJob = (name: 'stock-push' | 'prices-push'): JobKind<PushP
       return handleFailure(failureOfError(error), PUSH_QUEUE, runtime);
     }
     if (outcome.error) await handleFailure(failureOfRun(outcome.error), PUSH_QUEUE, runtime);
-    return { ...outcome, items: batch.items.length, requests: counter.total };
+    const { rejectedKeys: _rejectedKeys, ...counts } = outcome;
+    return { ...counts, items: batch.items.length, requests: counter.total };
   },
 });

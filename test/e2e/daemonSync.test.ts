@@ -65,6 +65,11 @@ describe('erp-sync sync in a running daemon', () => {
       expect(new Set(done.map((job) => job.parentKey))).toEqual(
         new Set([expect.stringContaining(':runs:manual-stock-')]),
       );
+      // Each returns counts to its scan, not the batch's keys (kept in Redis until the flow is summed).
+      for (const job of done) {
+        expect(job.returnvalue).toMatchObject({ items: 50, applied: 50, notFound: 0 });
+        expect(job.returnvalue).not.toHaveProperty('rejectedKeys');
+      }
     } finally {
       await pushes.close();
     }

@@ -1,6 +1,7 @@
 import { describeSource, itemKeyString, type ErpRow, type RecordSource } from '../../domain/records.js';
 import { CellPicker, ColumnMap } from './ColumnMap.js';
 import type { RecordKind } from './fields.js';
+import { FirstSeen } from './FirstSeen.js';
 import { MAPPERS, readText, type MapContext, type Picked, type RecordMapper } from './recordMappers.js';
 
 export interface ErpRowMapperOptions extends MapContext {
@@ -19,8 +20,8 @@ export class ErpRowMapper<T> {
   private readonly columns: ColumnMap;
   private readonly mapper: RecordMapper<T>;
   private readonly options: ErpRowMapperOptions;
-  /** Where each key was first seen: its line (kept small: a million rows may pass). */
-  private readonly first = new Map<string, number | string>();
+  /** Where each key was first seen: its line (kept compact: a million rows may pass). */
+  private readonly first = new FirstSeen();
   #picker: { columns: readonly string[]; picker: CellPicker } | undefined;
 
   constructor(kind: RecordKind, options: ErpRowMapperOptions) {
@@ -60,25 +61,15 @@ export class ErpRowMapper<T> {
     if (sku === undefined) return { ok: false, key: describeSource(source), reason: 'missing sku', source };
     const variantSku = this.variants ? readText(values, 'variant_sku') : undefined;
     const key = itemKeyString({ sku, variantSku });
-    const seenAt = this.first.get(key);
+    const seenAt = this.first.firstOrAdd(key, source.line ?? describeSource(source));
     if (seenAt !== undefined) {
       const first = typeof seenAt === 'number' ? `line ${seenAt}` : seenAt;
       return { ok: false, key, reason: `duplicate of ${first} (the first occurrence is used)`, source };
     }
-    this.first.set(key.length < 13 ? key : ownCopy(key), source.line ?? describeSource(source));
     const mapped = this.mapper(values, sku, variantSku, this.options);
     if ('record' in mapped) return { ok: true, record: mapped.record, source };
     return { ok: false, key, reason: mapped.reasons.join('; '), source };
   }
-}
-
-/**
- * A key kept for the whole read, copied out of the text it was cut from: V8 keeps a substring of
- * 13 characters or more as a view of its parent (a whole chunk of the file), and a million keys
- * would keep the whole file. Prefixing and cutting again flattens the key into a string of its own.
- */
-function ownCopy(key: string): string {
-  return ` ${key}`.slice(1);
 }
 
 /** A row the source could not even give as columns (broken quoting, malformed file). */

@@ -20,7 +20,6 @@ const pushed = (applied: number): PushResult => ({
   notFound: 0,
   rejected: 0,
   failed: 0,
-  rejectedKeys: [],
   items: applied,
   requests: 1,
 });

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN_NODE_FLAGS } from '../../../dev/nodeFlags.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
 
 const run = promisify(execFile);
@@ -30,6 +31,23 @@ const ran = async (): Promise<string> =>
   (await run(process.execPath, [join(root, 'bin', 'erp-sync.js')])).stdout.trim();
 
 describe('bin/erp-sync.js', () => {
+  it(
+    'started as an executable, runs node with the V8 flags of its first line (the young generation capped)',
+    { timeout: 30_000 },
+    async () => {
+      layout();
+      writeFileSync(
+        join(root, 'src', 'cli', 'main.ts'),
+        'process.stdout.write(JSON.stringify(process.execArgv));\n',
+      );
+      const { stdout } = await run(join(root, 'bin', 'erp-sync.js'), [], {
+        env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
+      });
+      expect(JSON.parse(stdout)).toEqual(BIN_NODE_FLAGS);
+      expect(BIN_NODE_FLAGS).toEqual(['--max-semi-space-size=16']);
+    },
+  );
+
   it(
     'runs the sources in a checkout, dist/ in an installed copy (no src/, or no tsx)',
     { timeout: 30_000 },
