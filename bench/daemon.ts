@@ -197,6 +197,8 @@ async function ordersPart(world: World): Promise<string[]> {
   return withDaemon(world, async (daemon, queues) => {
     log('importing them through the queue...');
     sandbox.requestLog.clear();
+    const load = uptime();
+    const cpuBefore = cpuSeconds(daemon.child.pid);
     const run = await runThroughQueue(queues, 'orders');
     // The run job completes once the poll has enqueued the imports; the imports (rate-limited
     // like every API-bound queue) go on after it: wait for the last order file in the outbox.
@@ -209,6 +211,7 @@ async function ordersPart(world: World): Promise<string[]> {
     while (count() < ORDERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const files = count();
     const lastFileSeconds = (Date.now() - run.triggeredAt) / 1000;
+    const daemonCpu = cpuSeconds(daemon.child.pid) - cpuBefore;
     const jobSeconds = (run.completedAt - run.triggeredAt) / 1000;
     const requests = sandbox.requestLog.entries().length;
     const peak = peakRssMb(daemon.child.pid);
@@ -228,7 +231,7 @@ async function ordersPart(world: World): Promise<string[]> {
       ORDERS_CONCURRENCY,
     );
     const rows = [
-      `| daemon: ${ORDERS} new platform orders, one orders run through the queue (to the last order file in the outbox) | ${files} | ${requests} | ${lastFileSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${peak.toFixed(0)} |`,
+      `| daemon: ${ORDERS} new platform orders, one orders run through the queue (to the last order file in the outbox; daemon CPU ${daemonCpu.toFixed(2)} s, load ${load}) | ${files} | ${requests} | ${lastFileSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${peak.toFixed(0)} |`,
       `| the outbox writes alone: ${ORDERS} files, writeNewFileAtomic (fsync), ${ORDERS_CONCURRENCY} at a time | ${ORDERS} | | ${alone.toFixed(2)} | | |`,
       `| ratio: last order file / the writes alone | | | **${(lastFileSeconds / alone).toFixed(2)}x** | | |`,
     ];

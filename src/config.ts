@@ -303,14 +303,29 @@ function loadSingleAccount(
   const slice = chosenSlice(fromFile);
   const raw: Record<string, unknown> = file ? resolvePaths(fromFile, dirname(resolve(file)), slice) : {};
   refuseSecretsInFile(raw, slice, file);
+  const storeType = getPath(overrides ?? {}, ['store', 'type']) ?? getPath(raw, ['store', 'type']);
+  const storeConflict = storeType === 'postgres' && Boolean(env.ERP_SYNC_STORE);
   for (const { env: name, path, emptyCounts } of envKeysOf(slice)) {
     const value = env[name];
+    if (storeConflict && name === 'ERP_SYNC_STORE') continue;
     if (value !== undefined && (value !== '' || emptyCounts)) setPath(raw, path, value);
   }
   const keyFile = env.CMS_API_KEY_FILE;
   if (keyFile) setPath(raw, ['api', 'apiKey'], readApiKeyFile(keyFile, env.CMS_API_KEY));
   const merged = overrides ? deepMerge(raw, overrides) : raw;
-  return parseConfig(merged, file);
+  if (!storeConflict) return parseConfig(merged, file);
+  // Set, it would only add store.path to a postgres store: "unknown key" would not say why.
+  const issues = [
+    'store: ERP_SYNC_STORE is set, which sets the file path of an SQLite store, but store.type is postgres: unset ERP_SYNC_STORE, or remove store.type postgres to use the SQLite file',
+  ];
+  try {
+    parseConfig(merged, file);
+  } catch (error) {
+    if (error instanceof ConfigError) issues.push(...error.issues);
+    else throw error;
+  }
+  const where = file ? ` in ${file}` : '';
+  throw new ConfigError(`invalid configuration${where}:\n  - ${issues.join('\n  - ')}`, issues);
 }
 
 /**

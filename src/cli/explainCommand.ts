@@ -13,6 +13,7 @@ import {
   type SkuStory,
 } from '../diagnostics/explainSku.js';
 import { withSkuJobs } from '../diagnostics/withSkuJobs.js';
+import { StoreNotFoundError } from '../store/index.js';
 import type { SyncContext } from '../sync/frame/types.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 import type { GlobalFlags } from './globalFlags.js';
@@ -166,10 +167,13 @@ async function withContext(
   const config = loadConfig({ file: configFile, account });
   let ctx: SyncContext;
   try {
+    // Looking never creates a store: a mistyped path or schema would explain an empty one.
     ctx = await createSyncContext(config, createLogger({ level: config.log.level }), {
       client: operatorClientBounds(config.api),
+      storeMustExist: true,
     });
   } catch (error) {
+    if (error instanceof StoreNotFoundError) throw error; // refused as status refuses it
     process.stderr.write(`erp-sync: explain could not start: ${describeError(error)}\n`);
     return 2;
   }

@@ -40,6 +40,8 @@ export const ERROR_CATALOGUE = {
   redis_unavailable: { retryable: true, fatal: false },
   /** A job name the daemon has no handler for (a registry gap: refuses to start; a job of an unknown name fails). */
   job_unhandled: { retryable: false, fatal: false },
+  /** A job's data this version cannot read (a push job's batch missing or malformed): failed, never retried. */
+  job_payload_invalid: { retryable: false, fatal: false },
   /** A push flow held its pipeline past its limit (a batch that never ends): failed, its items resent. */
   flow_stuck: { retryable: false, fatal: false },
   // local store

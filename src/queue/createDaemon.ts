@@ -14,7 +14,8 @@ import { createWorkers } from './createWorkers.js';
 import { defaultJobOptions } from './jobOptions.js';
 import { checkRegistry, JOB_REGISTRY, jobOptionsOf, type JobRegistry } from './jobRegistry.js';
 import type { JobRuntime } from './jobRuntime.js';
-import { pushJobName, type PipelineName, type QueueName } from './jobTypes.js';
+import { pushJobName, type PipelineName, type PushPayload, type QueueName } from './jobTypes.js';
+import { packBatch } from './packedBatch.js';
 import { ImportHold } from './importHold.js';
 import { importJobId, orderImportJob } from './orderImportJob.js';
 import { PauseController, readPauseState } from './pauseController.js';
@@ -66,8 +67,8 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-/** Import jobs enqueued at once by an orders poll. */
-const IMPORT_ENQUEUE_CHUNK = 50;
+/** Import jobs enqueued at once by an orders poll (one MULTI: Redis runs nothing else meanwhile). */
+const IMPORT_ENQUEUE_CHUNK = 100;
 
 export function createDaemon(options: DaemonOptions): Daemon {
   const { config, logger } = options;
@@ -130,8 +131,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
     recordJobFailure: (queue, failure) => options.onJobFailure?.(queue, failure.code),
     imports: importHold,
     recordItems: (pipeline, counts) => options.onItems?.(pipeline, counts),
-    enqueuePush: async (parent, payload) => {
-      const name = pushJobName(payload.batch.pipeline);
+    enqueuePush: async (parent, batch, scanOwner) => {
+      const name = pushJobName(batch.pipeline);
+      const payload: PushPayload = { batch: packBatch(batch), scanOwner };
       await pushes.add(name, payload, {
         parent: { id: parent.id!, queue: parent.queueQualifiedName },
         ...jobOptionsOf(name, registry),
@@ -139,17 +141,23 @@ export function createDaemon(options: DaemonOptions): Daemon {
     },
     flowAlive: (scanJobId) => flowAlive(runs, scanJobId),
     enqueueImports: async (orderIds, listed) => {
-      const enqueue = async (orderId: number): Promise<void> => {
-        const order = listed.get(orderId);
-        const job = await imports.add(orderImportJob.name, order ? { orderId, listed: order } : { orderId }, {
-          jobId: importJobId(options.ctx.store, orderId),
-        });
+      // One MULTI per chunk (BullMQ's addBulk) instead of a command per order; each job keeps its
+      // own id, so BullMQ still refuses a second job of one order.
+      for (const part of chunks(orderIds, IMPORT_ENQUEUE_CHUNK)) {
+        const jobs = await imports.addBulk(
+          part.map((orderId) => {
+            const order = listed.get(orderId);
+            return {
+              name: orderImportJob.name,
+              data: order ? { orderId, listed: order } : { orderId },
+              opts: { jobId: importJobId(options.ctx.store, orderId) },
+            };
+          }),
+        );
         // A failed import kept for `erp-sync jobs` would refuse its id for good; the order is still to import.
-        if (await job.isFailed()) await job.retry('failed');
-      };
-      // Many round trips in flight on the one connection (ioredis pipelines them), in listing order
-      // chunk by chunk: one at a time, 10k orders took 15 s of round trips before the last import could start.
-      for (const part of chunks(orderIds, IMPORT_ENQUEUE_CHUNK)) await Promise.all(part.map(enqueue));
+        const failed = await Promise.all(jobs.map((job) => job.isFailed()));
+        await Promise.all(jobs.filter((_, k) => failed[k]).map((job) => job.retry('failed')));
+      }
       return orderIds.length;
     },
   };

@@ -8,6 +8,7 @@ import { emptySummary } from '../sync/frame/summary.js';
 import { defaultJobOptions } from './jobOptions.js';
 import { jobOptionsOf } from './jobRegistry.js';
 import { pushJobName, RUN_JOB_NAMES, type PushPayload, type ScanPayload } from './jobTypes.js';
+import { packBatch } from './packedBatch.js';
 import { PUSH_QUEUE } from './pushJob.js';
 import type { QueueClient } from './queueClient.js';
 import { queueTelemetry } from '../tracing/activeTracing.js';
@@ -46,7 +47,7 @@ export const healDriftQueued =
         const name = pushJobName(batch.pipeline);
         const children: FlowJob[] = parts.map((items) => {
           const data: PushPayload = {
-            batch: { ...batch, items },
+            batch: packBatch({ ...batch, items }),
             scanOwner: '',
           };
           return {

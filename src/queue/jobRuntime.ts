@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { ApiOrder } from '../api/schemas.js';
 import type { ItemCounts, RunOptions, RunSummary, SyncContext } from '../sync/frame/types.js';
 import type { ImportHold } from './importHold.js';
-import type { PipelineName, PushPayload, QueueName } from './jobTypes.js';
+import type { PushBatch } from '../sync/push/pushBatch.js';
+import type { PipelineName, QueueName } from './jobTypes.js';
 import type { JobFailure } from './jobFailure.js';
 
 /** What processors get from the daemon: the pipelines' context and the daemon's reactions. */
@@ -24,8 +25,8 @@ export interface JobRuntime {
   imports: ImportHold;
   /** Items handled outside a run (an import job's order), counted with the pipeline's items. */
   recordItems(pipeline: PipelineName, counts: ItemCounts): void;
-  /** Adds a push job as a child of the scan job `parent` (a BullMQ flow). */
-  enqueuePush(parent: Job, payload: PushPayload): Promise<void>;
+  /** Adds a push job of `batch` (packed) as a child of the scan job `parent` (a BullMQ flow), sent under the lease of `scanOwner`. */
+  enqueuePush(parent: Job, batch: PushBatch, scanOwner: string): Promise<void>;
   /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */
   flowAlive(scanJobId: string): Promise<boolean>;
   /** One import job per platform order (ids BullMQ de-duplicates); returns how many were handed over. */

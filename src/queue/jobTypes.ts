@@ -1,5 +1,6 @@
 import type { ApiOrder } from '../api/schemas.js';
 import type { PushBatch } from '../sync/push/pushBatch.js';
+import type { PackedBatch } from './packedBatch.js';
 import type { RunSummary } from '../sync/frame/types.js';
 import type { PipelineName } from '../domain/pipelineNames.js';
 
@@ -39,7 +40,11 @@ export interface ScanPayload extends RunPayload {
 
 /** One bulk request of a scan, with the owners of the pipeline lease it may send under. */
 export interface PushPayload {
-  batch: PushBatch;
+  /**
+   * Packed by column (`packBatch`); a job a version before the packing queued carries a `PushBatch`
+   * (an object per item), read the same (`readPushBatch`).
+   */
+  batch: PackedBatch | PushBatch;
   /** The owner of the scan's run lease, which the batch may send under while the scan reads on; after it, the flow (the job's parent) holds the lease. */
   scanOwner: string;
 }

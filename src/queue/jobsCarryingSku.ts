@@ -1,7 +1,9 @@
 import type { Job } from 'bullmq';
 import type { SkuJob, SkuJobs } from '../diagnostics/explainSku.js';
 import type { RedisConfig } from '../config/daemonConfigSchema.js';
+import type { PushBatch } from '../sync/push/pushBatch.js';
 import type { PushPayload } from './jobTypes.js';
+import { readPushBatch } from './packedBatch.js';
 import { PUSH_QUEUE } from './pushJob.js';
 import { openQueueClient, type QueueClient } from './queueClient.js';
 import { redactRedisUrl } from './redisConnection.js';
@@ -12,11 +14,18 @@ const PAGE = 200;
 /** Push jobs looked at, at most: a backlog larger than this is a problem `erp-sync status` shows anyway. */
 export const JOB_SCAN_LIMIT = 5_000;
 
-/** The SKU's items (the SKU and its variants) in a push job's batch; none for a payload of another shape. */
-function itemsOf(job: Job, sku: string): SkuJob['items'] {
-  const items = (job.data as Partial<PushPayload> | undefined)?.batch?.items;
-  if (!Array.isArray(items)) return [];
-  return items
+/** A push job's batch, in either layout; null for data of another shape. */
+function batchOf(job: Job): PushBatch | null {
+  try {
+    return readPushBatch((job.data as Partial<PushPayload> | undefined)?.batch);
+  } catch {
+    return null;
+  }
+}
+
+/** The SKU's items (the SKU and its variants) in a push job's batch, packed or not. */
+function itemsOf(batch: PushBatch, sku: string): SkuJob['items'] {
+  return batch.items
     .filter((item) => item?.sku === sku)
     .map((item) => ({ key: String(item.key), value: String(item.hash) }));
 }
@@ -70,9 +79,9 @@ async function scanPushJobs(
       for (const job of page) {
         // A job removed between the listing and its read comes back empty.
         if (!job) continue;
-        const items = itemsOf(job, sku);
-        if (!items.length) continue;
-        const batch = (job.data as PushPayload).batch;
+        const batch = batchOf(job);
+        const items = batch ? itemsOf(batch, sku) : [];
+        if (!batch || !items.length) continue;
         jobs.push({
           queue: PUSH_QUEUE,
           id: job.id ?? '?',

@@ -1,5 +1,5 @@
 import { UnrecoverableError } from 'bullmq';
-import type { BatchOutcome } from '../sync/push/pushBatch.js';
+import type { BatchOutcome, PushBatch } from '../sync/push/pushBatch.js';
 import { pushBatch } from '../sync/push/pushBatch.js';
 import { enterFlow } from '../sync/frame/pipelineLease.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
@@ -7,6 +7,8 @@ import { handleFailure } from './handleFailure.js';
 import { failureOfError, failureOfRun } from './jobFailure.js';
 import type { JobKind } from './jobKind.js';
 import type { PushPayload, QueueName } from './jobTypes.js';
+import { readPushBatch } from './packedBatch.js';
+import { PushPayloadError } from './PushPayloadError.js';
 
 export const PUSH_QUEUE: QueueName = 'pushes';
 
@@ -22,6 +24,15 @@ export interface PushResult extends Omit<BatchOutcome, 'rejectedKeys'> {
   requests: number;
 }
 
+/** The job's batch, in either layout; data this version cannot read fails the job for good. */
+function batchOf(data: PushPayload): PushBatch {
+  try {
+    return readPushBatch(data.batch);
+  } catch (error) {
+    throw error instanceof PushPayloadError ? new UnrecoverableError(error.message) : error;
+  }
+}
+
 /**
  * `stock-push` / `prices-push` on the pushes queue: ONE bulk request of a scan's batch, sent and
  * recorded by the pipeline's `pushBatch` (items a later scan confirmed are skipped; every store
@@ -34,7 +45,8 @@ export const definePushJob = (name: 'stock-push' | 'prices-push'): JobKind<PushP
   options: PUSH_CHILD_OPTIONS,
   trace: ({ batch }) => ({ span: `push ${batch.pipeline}`, pipeline: batch.pipeline }),
   async process(job, { runtime, signal }) {
-    const { batch, scanOwner } = job.data;
+    const batch = batchOf(job.data);
+    const { scanOwner } = job.data;
     const { ttlSeconds, waitSeconds } = runtime.ctx.config.sync.lease;
     // The flow is the job's parent (a scan, or an `audit --fix` heal); a job cut loose from it sends nothing.
     const flowId = job.parent?.id;

@@ -63,7 +63,7 @@ export function defineScanJob(
             { full: data.full, dryRun: false, onProgress: progressOf(job), signal: stop },
             async (batch, lease) => {
               // The frame holds the lease while it reads: its owner lets this scan's batches go out at once.
-              await runtime.enqueuePush(job, { batch, scanOwner: lease.owner });
+              await runtime.enqueuePush(job, batch, lease.owner);
               batches += 1;
             },
             (scan, lease) => {

@@ -4,7 +4,7 @@ import type { Migration } from './migrations.js';
  * The PostgreSQL store's schema history. It starts at a baseline equal to the SQLite schema at
  * version 71 (the same tables, columns and indexes; INTEGER becomes BIGINT, every number the
  * store keeps is one); from there both lists move in step: a change is one entry in MIGRATIONS
- * and one with the same version here (test/unit/store/storeSchemas.test.ts holds them equal).
+ * and one with the same version here (test/integration/store/storeSchemas.test.ts holds them equal).
  */
 export const POSTGRES_MIGRATIONS: Migration[] = [
   {

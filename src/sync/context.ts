@@ -14,6 +14,8 @@ export interface CreateSyncContextOptions {
   onResponse?: (info: ResponseInfo) => void;
   /** The client's own bounds instead of the configured ones (a command a person waits for). */
   client?: Partial<ApiClientOptions>;
+  /** Refuse a store that does not exist (StoreNotFoundError) instead of creating it: a command that only looks. */
+  storeMustExist?: boolean;
 }
 
 /**
@@ -30,7 +32,13 @@ export async function createSyncContext(
     ...options.client,
     ...(options.onResponse ? { onResponse: options.onResponse } : {}),
   });
-  const store = openStoreFromConfig(config.store);
+  let store;
+  try {
+    store = openStoreFromConfig(config.store, { mustExist: options.storeMustExist ?? false });
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
   let erp;
   try {
     // The factory binds the adapter's own `module` (a second binding would repeat the key).

@@ -1,10 +1,16 @@
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/sync/frame/types.js';
 import { outboxIds, platformOrderIds } from '../support/orderChecks.js';
 import { runCli } from '../support/cli.js';
 import { eventually } from '../../dev/daemonProcess.js';
-import { opsGet, platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
+import {
+  opsGet,
+  platformStock,
+  startDaemonWorld,
+  worldQueue,
+  type DaemonWorld,
+} from '../support/daemonWorld.js';
 
 let world: DaemonWorld | undefined;
 afterEach(async () => {
@@ -84,5 +90,38 @@ describe('erp-sync sync in a running daemon', () => {
       return match ? Number(match[1]) : 0;
     };
     await eventually('the imports counted', async () => (await applied()) === expected.length);
+  }, 120_000);
+
+  it('imports an order whose earlier import job failed and was kept: the poll retries that job under its id', async () => {
+    world = await startDaemonWorld({ schedules: { stock: 'off' } });
+    const expected = await platformOrderIds(world.api, ['new', 'confirmed']);
+    const orderId = expected[0]!;
+    const imports = worldQueue(world, 'imports');
+    // An earlier daemon's import of the order, failed for good and kept for `erp-sync jobs`.
+    const earlier = new Worker(
+      'imports',
+      async () => {
+        throw new UnrecoverableError('the ERP refused it');
+      },
+      { connection: { host: '127.0.0.1', port: world.redis.port }, prefix: 'e2e' },
+    );
+    try {
+      await imports.add('order-import', { orderId }, { jobId: `order-${orderId}` });
+      await eventually(
+        'the earlier import failed',
+        async () => (await imports.getJobState(`order-${orderId}`)) === 'failed',
+      );
+      await earlier.close();
+      await world.start();
+      await eventually(
+        'every order in the outbox',
+        async () => (await outboxIds(world!.erpDir)).ids.length === expected.length,
+      );
+      expect((await outboxIds(world.erpDir)).ids).toEqual([...expected].sort((a, b) => a - b));
+      expect(await imports.getJobState(`order-${orderId}`)).toBe('completed');
+    } finally {
+      await earlier.close();
+      await imports.close();
+    }
   }, 120_000);
 });

@@ -62,6 +62,30 @@ describe('store: a PostgreSQL store beside the SQLite file', () => {
     });
   });
 
+  it('refuses ERP_SYNC_STORE with a postgres store, saying it sets an SQLite path, not "unknown key"', () => {
+    const file = join(dir, 'pg-env.yaml');
+    writeFileSync(
+      file,
+      ['erp:', '  type: file', `  path: ${dir}`, 'store:', '  type: postgres', `  url: ${PG_URL}`].join('\n'),
+    );
+    const env = { CMS_BASE_URL: API.baseUrl, CMS_API_KEY: API.apiKey, ERP_SYNC_STORE: '/var/lib/x.db' };
+    const error = configError(() => loadConfig({ file, env }));
+    expect(error.issues).toEqual([
+      'store: ERP_SYNC_STORE is set, which sets the file path of an SQLite store, but store.type is postgres: unset ERP_SYNC_STORE, or remove store.type postgres to use the SQLite file',
+    ]);
+    expect(error.message).not.toContain('unknown key');
+    // Other problems of the file are still reported beside it.
+    const badSchema = configError(() =>
+      loadConfig({ file, env, overrides: { store: { schema: 'Bad-Name' } } }),
+    );
+    expect(badSchema.issues[0]).toMatch(/^store: ERP_SYNC_STORE is set/);
+    expect(badSchema.issues.slice(1)).toEqual([expect.stringMatching(/^store\.schema: /)]);
+    // An SQLite store takes it as before.
+    const sqliteFile = join(dir, 'sqlite-env.yaml');
+    writeFileSync(sqliteFile, ['erp:', '  type: file', `  path: ${dir}`].join('\n'));
+    expect(loadConfig({ file: sqliteFile, env }).store).toMatchObject({ path: '/var/lib/x.db' });
+  });
+
   it('gives each account of a shared PostgreSQL database its own schema, and refuses two on one', () => {
     const accounts = (entryB: string[]) => {
       const file = join(dir, `accounts-${Math.random().toString(36).slice(2)}.yaml`);

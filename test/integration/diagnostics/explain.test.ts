@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toPlatformOrder } from '../../../src/api/mappers.js';
 import { writeConfigFile } from '../../../src/config.js';
@@ -14,6 +15,8 @@ import { http } from '../../support/sandboxHttp.js';
 import { createPlatformOrder } from '../../support/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 import { requireErpOrderPart } from '../../../src/erp/erpOrderPart.js';
+import { StoreNotFoundError } from '../../../src/store/StoreError.js';
+import { TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness;
@@ -152,6 +155,39 @@ describe('erp-sync explain sku', () => {
     expect(down.stdout).toMatch(/acknowledged: +q=20 at /);
     expect(down.code).toBe(2);
     expect(down.stdout + down.stderr).not.toContain(harness.sandbox.keys.primary);
+  }, 90_000);
+});
+
+describe('erp-sync explain on a store that does not exist', () => {
+  it('refuses it as status does (no store at ...), and creates no file and no schema', async () => {
+    const pg = new TestStores('postgres');
+    try {
+      const file = join(harness.dir, 'missing', 'erp-sync.db');
+      const location = pg.location();
+      if (location.type !== 'postgres') throw new Error('a postgres location');
+      const configs = [{ path: file }, location].map((store, i) =>
+        writeConfigFile(join(harness.dir, `missing-store-${i}.yaml`), {
+          erp: { type: 'file', path: harness.dir, stableMs: 0 },
+          store,
+          log: { level: 'silent' },
+        }),
+      );
+      const [sqliteSku, postgresOrder, sqliteStatus] = await Promise.all([
+        runCli(['explain', 'sku', bulkSku(1), '--config', configs[0]!], env),
+        runCli(['explain', 'order', '5001', '--config', configs[1]!], env),
+        runCli(['status', '--config', configs[0]!], env),
+      ]);
+      expect(sqliteSku.stderr).toContain(`no store at ${file}`);
+      expect(postgresOrder.stderr).toContain(`no store at ${TEST_POSTGRES_URL} (schema ${location.schema})`);
+      expect(sqliteSku.stdout + postgresOrder.stdout).toBe('');
+      expect([sqliteSku.code, postgresOrder.code]).toEqual([sqliteStatus.code, sqliteStatus.code]);
+      expect(sqliteStatus.code).not.toBe(0);
+      expect(existsSync(file)).toBe(false);
+      expect(existsSync(dirname(file))).toBe(false);
+      expect(() => pg.open({ mustExist: true }, location)).toThrow(StoreNotFoundError);
+    } finally {
+      pg.cleanup();
+    }
   }, 90_000);
 });
 

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushPayload } from '../../../src/queue/jobTypes.js';
+import { packBatch, readPushBatch } from '../../../src/queue/packedBatch.js';
 import type { SkuStory } from '../../../src/diagnostics/explainSku.js';
 import { runPrices } from '../../../src/sync/push/prices.js';
 import { runStock } from '../../../src/sync/push/stock.js';
@@ -73,8 +74,12 @@ beforeAll(async () => {
   } finally {
     await worker.close();
   }
-  // And one waiting for a daemon, carrying BULK-000002.
-  ids.waiting = (await pushes.add('stock-push', payload(2, 25, generation))).id!;
+  // And one waiting for a daemon, carrying BULK-000002, packed as this version queues it (the two
+  // above in the object-per-item layout of the version before).
+  const waiting = payload(2, 25, generation);
+  ids.waiting = (
+    await pushes.add('stock-push', { ...waiting, batch: packBatch(readPushBatch(waiting.batch)) })
+  ).id!;
 }, 60_000);
 
 afterAll(async () => {

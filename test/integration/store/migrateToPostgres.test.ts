@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/store/openPostgresStore.js';
 import { openStore, type Store } from '../../../src/store/Store.js';
 import { runCli } from '../../support/cli.js';
+import { dropTestSchema, newTestSchema, TEST_POSTGRES_URL } from '../../support/testStores.js';
 
-const URL = 'postgres://postgres@127.0.0.1:5432/test';
-const SCHEMA = `mig_${process.pid}_${Date.now().toString(36)}`;
+const URL = TEST_POSTGRES_URL;
+const SCHEMA = newTestSchema();
 /** Never printed: PostgreSQL here trusts loopback, so any password connects, and the output is searched for it. */
 const PASSWORD = 'pg-secret-7d41c9';
 const FINGERPRINTS = 2500; // more than one INSERT chunk (1000 rows)
@@ -144,10 +145,8 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  const copy = openCopy();
-  copy.db.exec(`DROP SCHEMA "${SCHEMA}" CASCADE`);
-  copy.close();
   rmSync(dir, { recursive: true, force: true });
+  dropTestSchema(SCHEMA);
 });
 
 describe('erp-sync store migrate --to postgres', () => {
@@ -155,7 +154,7 @@ describe('erp-sync store migrate --to postgres', () => {
     const result = await migrate();
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`to postgres://postgres@127.0.0.1:5432/test (schema ${SCHEMA})`);
+    expect(result.stdout).toContain(`to ${URL} (schema ${SCHEMA})`);
     expect(result.stdout).toMatch(
       new RegExp(`^fingerprints\\s+${FINGERPRINTS}\\s+${FINGERPRINTS}\\s+\\w{12}\\s+same$`, 'm'),
     );

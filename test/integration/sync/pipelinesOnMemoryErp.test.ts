@@ -82,10 +82,13 @@ async function startWorld(
       return { client, erp: adapter, store, config, logger: silentLogger() };
     },
     async close() {
-      for (const client of clients) await client.close();
-      stores.cleanup();
-      await sandbox.close();
-      await rm(dir, { recursive: true, force: true });
+      try {
+        for (const client of clients) await client.close();
+      } finally {
+        stores.cleanup();
+        await sandbox.close();
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   };
 }
