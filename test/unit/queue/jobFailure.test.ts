@@ -12,6 +12,7 @@ import {
 } from '../../../src/queue/jobFailure.js';
 import { errorFromResponse } from '../../../src/api/httpErrors.js';
 import { classifyFailure } from '../../../src/sync/frame/classifyFailure.js';
+import { createTask } from 'node-cron';
 import { nextRun, nextRunsOf } from '../../../src/queue/schedules.js';
 import { RateLimitedError } from '../../../src/api/errors.js';
 import { emptySummary } from '../../../src/sync/frame/summary.js';
@@ -131,5 +132,55 @@ describe('Redis version and schedules', () => {
     expect(nextRun('30 15 4 31 * *', from)).toEqual(new Date(2026, 11, 31, 4, 15, 30));
     // It took minutes before; a day is now skipped with one check.
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("finds the same next run as node-cron's own match, plain values and special tokens alike", () => {
+    const expressions = [
+      '*/5 * * * *',
+      '0 0 * * 7',
+      '0 0 * * 0',
+      '15 3 1-3 JAN MON-FRI',
+      '0 12 * * 1-5',
+      '*/20 8-18 * * *',
+      '0 0 L * *',
+      '0 0 * * 5L',
+      '0 0 * * 1#2',
+      '0 9 15W * *',
+      '@weekly',
+    ];
+    const starts = [
+      new Date(2026, 10, 24, 10, 7, 30),
+      new Date(2027, 2, 28, 1, 59, 59),
+      new Date(2028, 11, 31, 23, 59),
+    ];
+    for (const expression of expressions) {
+      const task = createTask(expression, () => undefined);
+      try {
+        for (const from of starts) {
+          const next = nextRun(expression, from);
+          expect(next, `${expression} after ${from.toISOString()}`).not.toBeNull();
+          expect(task.match(next!), `${expression} at ${next!.toISOString()}`).toBe(true);
+          // No earlier minute after `from` (within two days) matches by node-cron's reading either.
+          const end = Math.min(next!.getTime(), from.getTime() + 2 * 86_400_000);
+          for (
+            let at = new Date(from.getTime() + 1_000);
+            at.getTime() < end;
+            at = new Date(at.getTime() + 60_000)
+          ) {
+            const minute = new Date(
+              at.getFullYear(),
+              at.getMonth(),
+              at.getDate(),
+              at.getHours(),
+              at.getMinutes(),
+            );
+            if (minute > from)
+              expect(task.match(minute), `${expression} at ${minute.toISOString()}`).toBe(false);
+          }
+        }
+      } finally {
+        void task.destroy();
+      }
+    }
   });
 });
