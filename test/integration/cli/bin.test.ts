@@ -44,7 +44,11 @@ describe('bin/erp-sync.js', () => {
         env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
       });
       expect(JSON.parse(stdout)).toEqual(BIN_NODE_FLAGS);
-      expect(BIN_NODE_FLAGS).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=50']);
+      expect(BIN_NODE_FLAGS).toEqual([
+        '--max-semi-space-size=16',
+        '--heap-growing-percent=50',
+        '--min-semi-space-size=4',
+      ]);
     },
   );
 
