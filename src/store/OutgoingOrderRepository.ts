@@ -107,6 +107,8 @@ export class OutgoingOrderRepository {
 
   /** Which of these source_order_ids are ERP orders we create (the poll must not import them back). */
   knownSources(sourceOrderIds: readonly string[]): Set<string> {
+    // Most platform orders carry no source id: no statement for them (one per imported order).
+    if (sourceOrderIds.length === 0) return new Set();
     return new Set(this.#knownSources.all(JSON.stringify(sourceOrderIds)).map((r) => r.source_order_id));
   }
 
