@@ -1,7 +1,16 @@
-import { readdir } from 'node:fs/promises';
+import { opendir } from 'node:fs/promises';
 
 /** How long a listing answers for "not there" before the folders are read again. */
 export const LISTING_MAX_AGE_MS = 1000;
+
+/**
+ * Above this many names the folders are not listed: an ERP that never empties done/ or archive/
+ * would make every poll read (and hold) its whole archive, where a few stats per order cost less.
+ */
+export const LISTING_MAX_NAMES = 20_000;
+
+/** How long folders found too large are left unlisted before they are tried again. */
+export const LISTING_RETRY_MS = 10 * 60_000;
 
 /**
  * The names in the orders outbox and the folders the ERP moves its files to, read at most once per
@@ -18,9 +27,11 @@ export const LISTING_MAX_AGE_MS = 1000;
  * are excluded before the outbox (the import job's id, the store's link of the order).
  */
 export class OutboxListing {
+  /** null: not read yet, or the folders held more than `maxNames` (every name may be there). */
   #names: Set<string> | null = null;
   #readAt = 0;
-  #reading: Promise<Set<string>> | null = null;
+  #tooLarge = false;
+  #reading: Promise<Set<string> | null> | null = null;
   /** Written while a read was under way: that read may have missed them. */
   readonly #writtenDuringRead = new Set<string>();
 
@@ -29,12 +40,16 @@ export class OutboxListing {
     private readonly dirs: readonly string[],
     private readonly maxAgeMs = LISTING_MAX_AGE_MS,
     private readonly now: () => number = () => performance.now(),
+    private readonly maxNames = LISTING_MAX_NAMES,
   ) {}
 
-  /** Whether any of `names` was in one of the folders (or was written by this process since). */
+  /**
+   * Whether any of `names` was in one of the folders (or was written by this process since);
+   * always true while the folders are too large to list (the caller then looks on disk).
+   */
   async mayHold(names: readonly string[]): Promise<boolean> {
     const known = await this.#current();
-    return names.some((name) => known.has(name));
+    return known === null || names.some((name) => known.has(name));
   }
 
   /** A file this process wrote (or found) in the outbox. */
@@ -43,8 +58,10 @@ export class OutboxListing {
     if (this.#reading) this.#writtenDuringRead.add(name);
   }
 
-  async #current(): Promise<Set<string>> {
-    if (this.#names && this.now() - this.#readAt < this.maxAgeMs) return this.#names;
+  async #current(): Promise<Set<string> | null> {
+    const age = this.now() - this.#readAt;
+    if (this.#tooLarge && age < LISTING_RETRY_MS) return null;
+    if (this.#names && age < this.maxAgeMs) return this.#names;
     // Every import waiting meanwhile shares the one read.
     this.#reading ??= this.#read().finally(() => {
       this.#reading = null;
@@ -52,25 +69,40 @@ export class OutboxListing {
     return this.#reading;
   }
 
-  async #read(): Promise<Set<string>> {
+  async #read(): Promise<Set<string> | null> {
     const startedAt = this.now();
     const names = new Set<string>();
-    for (const dir of this.dirs) for (const name of await namesIn(dir)) names.add(name);
+    let complete = true;
+    for (const dir of this.dirs) {
+      complete = await addNamesIn(dir, names, this.maxNames);
+      if (!complete) break;
+    }
     for (const name of this.#writtenDuringRead) names.add(name);
     this.#writtenDuringRead.clear();
-    this.#names = names;
+    this.#tooLarge = !complete;
+    this.#names = complete ? names : null;
     // Aged from the start of the read: what was written during it may be missing.
     this.#readAt = startedAt;
-    return names;
+    return this.#names;
   }
 }
 
-/** The entry names of a folder; none when it does not exist yet. */
-async function namesIn(dir: string): Promise<string[]> {
+/**
+ * Adds the entry names of a folder (none when it does not exist yet); false, having stopped early,
+ * when the names would pass `maxNames`.
+ */
+async function addNamesIn(dir: string, names: Set<string>, maxNames: number): Promise<boolean> {
+  let folder;
   try {
-    return await readdir(dir);
+    folder = await opendir(dir, { bufferSize: 256 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
     throw error;
   }
+  // Leaving the loop early closes the folder.
+  for await (const entry of folder) {
+    if (names.size >= maxNames) return false;
+    names.add(entry.name);
+  }
+  return true;
 }

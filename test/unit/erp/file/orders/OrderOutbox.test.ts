@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../../../src/config.js';
 import { OrderOutbox } from '../../../../../src/erp/file/orders/OrderOutbox.js';
+import { OutboxListing } from '../../../../../src/erp/file/orders/OutboxListing.js';
 import { orderExchangePaths } from '../../../../../src/erp/file/orders/orderExchangePaths.js';
 import { contractOrder } from '../../../../contract/contractData.js';
 
@@ -105,5 +106,19 @@ describe('the order outbox through its folders listing', () => {
     const again = await Promise.all(ids.map((id) => ours.importOrder(contractOrder(id))));
     expect(again.every((r) => r.alreadyImported)).toBe(true);
     expect((await allFiles()).length).toBe(40);
+  });
+
+  it('does not list folders above its size bound (an ERP that never empties done/): every name may be there, so the outbox looks on disk', async () => {
+    const done = join(ordersDir, 'done');
+    await mkdir(done, { recursive: true });
+    const dirs = [ordersDir, done];
+    const small = new OutboxListing(dirs, 60_000, undefined, 100);
+    await writeFile(join(done, '1.json'), '{}');
+    expect(await small.mayHold(['2.json'])).toBe(false);
+    expect(await small.mayHold(['1.json'])).toBe(true);
+    for (let k = 0; k < 10; k++) await writeFile(join(done, `${1000 + k}.json`), '{}');
+    const bounded = new OutboxListing(dirs, 60_000, undefined, 5);
+    expect(await bounded.mayHold(['2.json'])).toBe(true);
+    expect(await bounded.mayHold(['3.xml', '3.json'])).toBe(true);
   });
 });
