@@ -1,11 +1,14 @@
-#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=50 --min-semi-space-size=4
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=16 --heap-growing-percent=50 --min-semi-space-size=4
 // The flags on the first line bound V8's heap for long reads (bench/RESULTS.md, "1M rows, peak RSS"):
 // the young generation at 2 x 16 MB (by default it grows to 2 x 64 MB, about 100 MB of RSS, for no
 // CPU measurably saved), and the old generation collected once it is 1.5x what the last collection
 // kept (V8's own factor lets it grow 2-4x: about 420 MB instead of 280 MB for the daemon over 1M rows),
 // for about 10% more CPU. The young generation starts at 2 x 4 MB instead of 2 x 1 MB: a short
 // command (status, check) loads its modules with 4 scavenges instead of 9, about 25 ms CPU less
-// (bench/RESULTS.md, "CLI start"); a long read grows it to 16 MB all the same. `env -S` splits them
+// (bench/RESULTS.md, "CLI start"); a long read grows it to 16 MB all the same.
+// MALLOC_MMAP_THRESHOLD_ keeps glibc from raising its mmap threshold after freeing a large buffer
+// (job payloads, Redis replies): those buffers then fragment its heap and the RSS creeps up over a
+// long run (about 25 MB over 1M rows; other C libraries ignore it). `env -S` splits them
 // (GNU coreutils 8.30+, macOS); a start as `node bin/erp-sync.js` skips the line: give the flags
 // there yourself. dev/nodeFlags.ts reads them for the benches and tests, which start the sources.
 // Runs erp-sync. A checkout (the TypeScript sources and the dev dependency tsx are there) runs the

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN_NODE_FLAGS } from './nodeFlags.js';
+import { BIN_NODE_ENV, BIN_NODE_FLAGS } from './nodeFlags.js';
 import { CLI_ENTRY, PROJECT_ROOT } from './projectPaths.js';
 
 /** `erp-sync start` as a real child process (node itself, so signals reach the daemon). */
@@ -30,7 +30,7 @@ export async function startDaemonProcess(
     [...BIN_NODE_FLAGS, '--import', tsx, CLI_ENTRY, 'start', '--config', configFile],
     {
       cwd: options.cwd ?? PROJECT_ROOT,
-      env: { PATH: process.env.PATH ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', ...BIN_NODE_ENV, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

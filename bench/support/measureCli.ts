@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { BIN_NODE_FLAGS } from '../../dev/nodeFlags.js';
+import { BIN_NODE_ENV, BIN_NODE_FLAGS } from '../../dev/nodeFlags.js';
 import { peakRssMb } from './peakRssMb.js';
 
 export interface MeasuredCli<T> {
@@ -17,7 +17,7 @@ export interface MeasuredCli<T> {
  * Runs `erp-sync ARGS` (ARGS ending in a --json flag) as a child process, so its wall time and
  * peak RSS (VmHWM, sampled every 25 ms) are the command's alone, and returns its parsed output.
  * `bin`: an installed erp-sync (installedLayout) instead of this checkout's sources through tsx.
- * Either runs with bin/erp-sync.js's V8 flags, as a deployment does.
+ * Either runs with bin/erp-sync.js's V8 flags and environment, as a deployment does.
  */
 export async function measureCli<T>(
   args: string[],
@@ -28,6 +28,7 @@ export async function measureCli<T>(
   const started = performance.now();
   const entry = bin ? [bin] : ['--import', 'tsx', 'src/cli/main.ts'];
   const child = spawn(process.execPath, [...BIN_NODE_FLAGS, ...nodeArgs, ...entry, ...args], {
+    env: { ...process.env, ...BIN_NODE_ENV },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';

@@ -1,10 +1,18 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN_NODE_FLAGS } from '../../../dev/nodeFlags.js';
+import { BIN_NODE_ENV, BIN_NODE_FLAGS } from '../../../dev/nodeFlags.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
 
 const run = promisify(execFile);
@@ -38,17 +46,21 @@ describe('bin/erp-sync.js', () => {
       layout();
       writeFileSync(
         join(root, 'src', 'cli', 'main.ts'),
-        'process.stdout.write(JSON.stringify(process.execArgv));\n',
+        'process.stdout.write(JSON.stringify([process.execArgv, process.env.MALLOC_MMAP_THRESHOLD_]));\n',
       );
       const { stdout } = await run(join(root, 'bin', 'erp-sync.js'), [], {
         env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
       });
-      expect(JSON.parse(stdout)).toEqual(BIN_NODE_FLAGS);
+      expect(JSON.parse(stdout)).toEqual([BIN_NODE_FLAGS, '131072']);
       expect(BIN_NODE_FLAGS).toEqual([
         '--max-semi-space-size=16',
         '--heap-growing-percent=50',
         '--min-semi-space-size=4',
       ]);
+      expect(BIN_NODE_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+      // Linux before 5.1 reads the first 127 characters of it and cuts the rest silently.
+      const first = readFileSync(join(PROJECT_ROOT, 'bin', 'erp-sync.js'), 'utf8').split('\n', 1)[0]!;
+      expect(first.length).toBeLessThanOrEqual(127);
     },
   );
 
