@@ -1,5 +1,6 @@
 import { accountConsolePrefix } from './accountPaths.js';
 import { html } from './html.js';
+import { pageHead } from './pageHead.js';
 
 /** `/` of a process serving several accounts: each account, ready or why not, and a link to its console. */
 export async function accountsIndex(
@@ -24,14 +25,7 @@ export async function accountsIndex(
   const first = accountConsolePrefix(accounts[0]?.name ?? '');
   return html`<!doctype html>
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>Accounts · erp-sync</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="${first}/console/console.css" />
-      </head>
+      ${pageHead('Accounts', first, false)}
       <body>
         <header class="top">
           <a class="brand" href="/">erp-sync</a>

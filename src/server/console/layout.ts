@@ -1,4 +1,5 @@
 import { html, type HtmlValue, type SafeHtml } from './html.js';
+import { pageHead } from './pageHead.js';
 
 export type Section = 'overview' | 'rejects' | 'orders' | 'audit' | 'explain' | 'none';
 
@@ -23,15 +24,7 @@ export function layout(options: LayoutOptions): SafeHtml {
   const here = (section: Section) => (options.section === section ? html` class="here"` : '');
   return html`<!doctype html>
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${options.title} · erp-sync</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/console/console.css" />
-        <script src="/console/console.js" defer></script>
-      </head>
+      ${pageHead(options.title, '', true)}
       <body data-refresh="${options.refreshSeconds}">
         <header class="top">
           <a class="brand" href="/">erp-sync</a>
