@@ -31,7 +31,6 @@ const BUNDLED = new Set([
   'node-cron',
   'csv-parse',
   'saxes',
-  'iconv-lite',
   'fast-xml-parser',
   'p-retry',
 ]);
@@ -68,7 +67,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  // The bundled CommonJS libraries (ioredis, iconv-lite ...) call require(): an ES module has none.
+  // The bundled CommonJS libraries (ioredis, yaml's ...) call require(): an ES module has none.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
   },
