@@ -29,6 +29,15 @@ interface NumberRule {
   integer?: boolean;
 }
 
+// The rules a bulk body checks on every item, built once (not an object per item and field).
+const ID = { integer: true, min: 1 } as const;
+const REQUIRED_ID = { ...ID, required: true } as const;
+const NON_EMPTY = { nonEmpty: true } as const;
+const NOT_NEGATIVE = { min: 0 } as const;
+const WHOLE = { integer: true } as const;
+const STOCK_QUANTITY = { integer: true, min: LIMITS.stockQuantityMin } as const;
+const VAT_RATE = { integer: true, min: LIMITS.vatRateMin, max: LIMITS.vatRateMax } as const;
+
 export class InputCheck {
   readonly errors: FieldErrors = {};
   /** The bulk item being checked: its fields are reported as `items.<index>.<field>`. */
@@ -81,7 +90,7 @@ export class InputCheck {
   }
 
   id(input: Input, key: string, required = false, at = key): void {
-    this.number(input, key, { integer: true, min: 1, required }, at);
+    this.number(input, key, required ? REQUIRED_ID : ID, at);
   }
 
   boolean(input: Input, key: string, at = key): void {
@@ -158,8 +167,8 @@ const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
 function checkPriceFields(check: InputCheck, input: Input): void {
   // null clears sale_price (and cost_price); a product cannot be without a price or VAT rate.
   for (const key of ['price', 'vat_rate']) if (input[key] === null) check.add(key, 'must not be null');
-  for (const key of ['price', 'sale_price', 'cost_price']) check.number(input, key, { min: 0 });
-  check.number(input, 'vat_rate', { integer: true, min: LIMITS.vatRateMin, max: LIMITS.vatRateMax });
+  for (const key of ['price', 'sale_price', 'cost_price']) check.number(input, key, NOT_NEGATIVE);
+  check.number(input, 'vat_rate', VAT_RATE);
 }
 
 function checkProductFields(check: InputCheck, input: Input, creating: boolean): void {
@@ -208,8 +217,8 @@ function checkStockChange(check: InputCheck, input: Input): void {
   const hasDelta = input.delta !== undefined;
   if (hasQuantity && hasDelta) check.add('quantity', 'send quantity or delta, not both');
   if (!hasQuantity && !hasDelta) check.add('quantity', 'quantity or delta is required');
-  check.number(input, 'quantity', { integer: true, min: LIMITS.stockQuantityMin });
-  check.number(input, 'delta', { integer: true });
+  check.number(input, 'quantity', STOCK_QUANTITY);
+  check.number(input, 'delta', WHOLE);
 }
 
 export function checkStockUpdate(input: unknown, variantId: unknown): void {
@@ -237,9 +246,9 @@ function checkBulk(operation: string, items: unknown, checkItem: (check: InputCh
       check.inItem(index);
       if (item.id === undefined && item.sku === undefined) check.add('id', 'id or sku is required');
       check.id(item, 'id');
-      check.string(item, 'sku', { nonEmpty: true });
+      check.string(item, 'sku', NON_EMPTY);
       check.id(item, 'variant_id');
-      check.string(item, 'variant_sku', { nonEmpty: true });
+      check.string(item, 'variant_sku', NON_EMPTY);
       checkItem(check, item);
       check.inItem(null);
     }
