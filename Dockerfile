@@ -64,10 +64,12 @@ RUN mkdir /prod && cp -a package.json package-lock.json node_modules /prod/ \
   for (const name of Object.keys(dependencies)) await import(name); \
   const { default: Database } = await import('better-sqlite3'); \
   new Database(':memory:').prepare('select 1').get();"
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
+COPY dev/buildDist.ts dev/projectPaths.ts ./dev/
 COPY src ./src
-# No source maps: src/ is not in the image, and node runs without --enable-source-maps.
-RUN npm run build -- --sourceMap false
+# dist/ is an esbuild bundle of src/ (dev/buildDist.ts says why: the CLI's start). No source maps:
+# src/ is not in the image, and node runs without --enable-source-maps.
+RUN npm run build -- --no-source-maps
 
 # ---- runtime ----
 FROM ${DEBIAN_IMAGE} AS runtime
@@ -96,15 +98,15 @@ RUN groupadd --system --gid 10001 erp-sync \
   && mkdir -p /data/erp \
   && chown -R erp-sync:erp-sync /data
 WORKDIR /app
-# The layout the compiled code expects: dist/version.js reads ../package.json and
-# dist/cli/demoCommand.js reads ../../config/sample. What changes most often comes last.
+# The layout the bundle expects (dist/ is flat): it reads ../package.json (the version) and
+# ../config/sample (the demo) from dist/. What changes most often comes last.
 COPY --from=build /prod/node_modules ./node_modules
 COPY package.json ./package.json
 COPY config/sample ./config/sample
 COPY deploy/docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 COPY deploy/healthcheck.sh /usr/local/bin/erp-sync-healthcheck
 COPY deploy/config.docker.yaml /etc/erp-sync/config.yaml
-# Modes set here, not by COPY --chmod (BuildKit only). bin/erp-sync.js runs dist/cli/main.js: the
+# Modes set here, not by COPY --chmod (BuildKit only). bin/erp-sync.js runs dist/main.js: the
 # image has no src/ (bin/erp-sync.js explains the rule).
 RUN chmod 0755 /usr/local/bin/docker-entrypoint.sh /usr/local/bin/erp-sync-healthcheck \
   && chmod 0644 /etc/erp-sync/config.yaml \

@@ -47,5 +47,5 @@ if (existsSync(sources) && existsSync(join(root, 'node_modules', 'tsx', 'package
   register();
   await import(pathToFileURL(sources).href);
 } else {
-  await import(pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href);
+  await import(pathToFileURL(join(root, 'dist', 'main.js')).href);
 }

@@ -29,11 +29,31 @@ interface NumberRule {
   integer?: boolean;
 }
 
+// The rules a bulk body checks on every item, built once (not an object per item and field).
+const ID = { integer: true, min: 1 } as const;
+const REQUIRED_ID = { ...ID, required: true } as const;
+const NON_EMPTY = { nonEmpty: true } as const;
+const NOT_NEGATIVE = { min: 0 } as const;
+const WHOLE = { integer: true } as const;
+const STOCK_QUANTITY = { integer: true, min: LIMITS.stockQuantityMin } as const;
+const VAT_RATE = { integer: true, min: LIMITS.vatRateMin, max: LIMITS.vatRateMax } as const;
+
 export class InputCheck {
   readonly errors: FieldErrors = {};
+  /** The bulk item being checked: its fields are reported as `items.<index>.<field>`. */
+  #item: number | null = null;
+
+  /**
+   * Checks the fields of one bulk item from here on (null: the input itself). Its field paths are
+   * built only for a violation: a 1000-item bulk body would otherwise build 7000 strings to report nothing.
+   */
+  inItem(index: number | null): void {
+    this.#item = index;
+  }
 
   add(field: string, reason: string): void {
-    (this.errors[field] ??= []).push(reason);
+    const at = this.#item === null ? field : `items.${this.#item}.${field}`;
+    (this.errors[at] ??= []).push(reason);
   }
 
   has(input: Input, key: string): boolean {
@@ -70,7 +90,7 @@ export class InputCheck {
   }
 
   id(input: Input, key: string, required = false, at = key): void {
-    this.number(input, key, { integer: true, min: 1, required }, at);
+    this.number(input, key, required ? REQUIRED_ID : ID, at);
   }
 
   boolean(input: Input, key: string, at = key): void {
@@ -144,18 +164,11 @@ export function checkListQuery(operation: string, query: unknown, statuses?: rea
 
 const PRICE_FIELDS = ['price', 'sale_price', 'cost_price', 'vat_rate'] as const;
 
-function checkPriceFields(check: InputCheck, input: Input, prefix = ''): void {
+function checkPriceFields(check: InputCheck, input: Input): void {
   // null clears sale_price (and cost_price); a product cannot be without a price or VAT rate.
-  for (const key of ['price', 'vat_rate'])
-    if (input[key] === null) check.add(`${prefix}${key}`, 'must not be null');
-  for (const key of ['price', 'sale_price', 'cost_price'])
-    check.number(input, key, { min: 0 }, `${prefix}${key}`);
-  check.number(
-    input,
-    'vat_rate',
-    { integer: true, min: LIMITS.vatRateMin, max: LIMITS.vatRateMax },
-    `${prefix}vat_rate`,
-  );
+  for (const key of ['price', 'vat_rate']) if (input[key] === null) check.add(key, 'must not be null');
+  for (const key of ['price', 'sale_price', 'cost_price']) check.number(input, key, NOT_NEGATIVE);
+  check.number(input, 'vat_rate', VAT_RATE);
 }
 
 function checkProductFields(check: InputCheck, input: Input, creating: boolean): void {
@@ -199,13 +212,13 @@ export function checkPriceUpdate(input: unknown): void {
   check.throwIfAny('products.updatePrice');
 }
 
-function checkStockChange(check: InputCheck, input: Input, prefix = ''): void {
+function checkStockChange(check: InputCheck, input: Input): void {
   const hasQuantity = input.quantity !== undefined;
   const hasDelta = input.delta !== undefined;
-  if (hasQuantity && hasDelta) check.add(`${prefix}quantity`, 'send quantity or delta, not both');
-  if (!hasQuantity && !hasDelta) check.add(`${prefix}quantity`, 'quantity or delta is required');
-  check.number(input, 'quantity', { integer: true, min: LIMITS.stockQuantityMin }, `${prefix}quantity`);
-  check.number(input, 'delta', { integer: true }, `${prefix}delta`);
+  if (hasQuantity && hasDelta) check.add('quantity', 'send quantity or delta, not both');
+  if (!hasQuantity && !hasDelta) check.add('quantity', 'quantity or delta is required');
+  check.number(input, 'quantity', STOCK_QUANTITY);
+  check.number(input, 'delta', WHOLE);
 }
 
 export function checkStockUpdate(input: unknown, variantId: unknown): void {
@@ -215,11 +228,7 @@ export function checkStockUpdate(input: unknown, variantId: unknown): void {
   check.throwIfAny('products.updateStock');
 }
 
-function checkBulk(
-  operation: string,
-  items: unknown,
-  checkItem: (check: InputCheck, item: Input, prefix: string) => void,
-) {
+function checkBulk(operation: string, items: unknown, checkItem: (check: InputCheck, item: Input) => void) {
   const check = new InputCheck();
   if (!Array.isArray(items)) {
     check.add('items', 'must be a list');
@@ -227,30 +236,35 @@ function checkBulk(
     if (items.length === 0) check.add('items', 'must hold at least one item');
     if (items.length > LIMITS.bulkItemsMax)
       check.add('items', `must hold at most ${LIMITS.bulkItemsMax} items`);
-    items.forEach((raw, index) => {
-      const prefix = `items.${index}.`;
-      const item = requireObject(check, raw, `items.${index}`);
-      if (!item) return;
-      if (item.id === undefined && item.sku === undefined) check.add(`${prefix}id`, 'id or sku is required');
-      check.id(item, 'id', false, `${prefix}id`);
-      check.string(item, 'sku', { nonEmpty: true }, `${prefix}sku`);
-      check.id(item, 'variant_id', false, `${prefix}variant_id`);
-      check.string(item, 'variant_sku', { nonEmpty: true }, `${prefix}variant_sku`);
-      checkItem(check, item, prefix);
-    });
+    for (let index = 0; index < items.length; index++) {
+      const raw: unknown = items[index];
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+        check.add(`items.${index}`, 'must be an object');
+        continue;
+      }
+      const item = raw as Input;
+      check.inItem(index);
+      if (item.id === undefined && item.sku === undefined) check.add('id', 'id or sku is required');
+      check.id(item, 'id');
+      check.string(item, 'sku', NON_EMPTY);
+      check.id(item, 'variant_id');
+      check.string(item, 'variant_sku', NON_EMPTY);
+      checkItem(check, item);
+      check.inItem(null);
+    }
   }
   check.throwIfAny(operation);
 }
 
 export function checkBulkStock(items: unknown): void {
-  checkBulk('products.bulkStock', items, (check, item, prefix) => checkStockChange(check, item, prefix));
+  checkBulk('products.bulkStock', items, checkStockChange);
 }
 
 export function checkBulkPrices(items: unknown): void {
-  checkBulk('products.bulkPrices', items, (check, item, prefix) => {
-    checkPriceFields(check, item, prefix);
+  checkBulk('products.bulkPrices', items, (check, item) => {
+    checkPriceFields(check, item);
     if (!PRICE_FIELDS.some((key) => item[key] !== undefined)) {
-      check.add(`${prefix}price`, `needs at least one of ${PRICE_FIELDS.join(', ')}`);
+      check.add('price', `needs at least one of ${PRICE_FIELDS.join(', ')}`);
     }
   });
 }

@@ -2,7 +2,7 @@ import { describeError } from '../domain/errors.js';
 import { healDriftQueued } from '../queue/healDriftQueued.js';
 import { readPauseState } from '../queue/pauseController.js';
 import { openQueueClient, type QueueClient } from '../queue/queueClient.js';
-import { redactRedisUrl } from '../queue/redisConnection.js';
+import { redactRedisUrl } from '../queue/redactRedisUrl.js';
 import { runningDaemons } from '../queue/runningDaemons.js';
 import {
   healDriftInline,

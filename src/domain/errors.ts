@@ -38,6 +38,8 @@ export const ERROR_CATALOGUE = {
   erp_permission: { retryable: false, fatal: false },
   // Redis (the daemon's queues)
   redis_unavailable: { retryable: true, fatal: false },
+  /** Redis answered a command of a short CLI read (status, check) with an error. */
+  redis_reply: { retryable: false, fatal: false },
   /** A job name the daemon has no handler for (a registry gap: refuses to start; a job of an unknown name fails). */
   job_unhandled: { retryable: false, fatal: false },
   /** A job's data this version cannot read (a push job's batch missing or malformed): failed, never retried. */

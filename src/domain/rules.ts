@@ -48,8 +48,10 @@ export function numberReasons(
   return [];
 }
 
+const QUANTITY_RULE = { min: LIMITS.stockQuantityMin, integer: true } as const;
+
 export function quantityReasons(field: string, value: number): string[] {
-  return numberReasons(field, value, { min: LIMITS.stockQuantityMin, integer: true });
+  return numberReasons(field, value, QUANTITY_RULE);
 }
 
 export function vatRateReasons(value: number): string[] {
@@ -65,7 +67,10 @@ export function nameReasons(name: string | undefined): string[] {
 }
 
 export function stockRecordReasons(record: StockRecord): string[] {
-  return [...itemKeyReasons(record.sku, record.variantSku), ...quantityReasons('quantity', record.quantity)];
+  const reasons = itemKeyReasons(record.sku, record.variantSku);
+  const quantity = quantityReasons('quantity', record.quantity);
+  if (quantity.length) reasons.push(...quantity);
+  return reasons;
 }
 
 /** A sale price above the price it reduces is a data error (a swapped column, a typo), not a sale. */

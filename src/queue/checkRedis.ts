@@ -1,5 +1,6 @@
 import type { RedisConfig } from '../config/daemonConfigSchema.js';
-import { openRedis, redactRedisUrl } from './redisConnection.js';
+import { redactRedisUrl } from './redactRedisUrl.js';
+import { RespConnection } from './RespConnection.js';
 
 export const MIN_REDIS_VERSION = [6, 2] as const;
 
@@ -24,15 +25,15 @@ export function redisVersionOk(version: string): boolean {
  */
 export async function checkRedis(config: RedisConfig): Promise<RedisCheck> {
   const where = redactRedisUrl(config.url);
-  // A plain connection: the check reads INFO and needs no queue (nor BullMQ).
+  // A plain connection: the check reads INFO and needs no queue (nor BullMQ, nor ioredis).
   let redis;
   try {
-    redis = await openRedis(config.url, 3_000);
+    redis = await RespConnection.open(config.url, 3_000);
   } catch (error) {
     return { ok: false, details: (error as Error).message };
   }
   try {
-    const info = `${await redis.info('server')}\n${await redis.info('memory')}`;
+    const info = `${String(await redis.call('INFO', 'server'))}\n${String(await redis.call('INFO', 'memory'))}`;
     const version = infoField(info, 'redis_version') ?? '?';
     const policy = infoField(info, 'maxmemory_policy') ?? '?';
     const problems: string[] = [];
@@ -45,6 +46,6 @@ export async function checkRedis(config: RedisConfig): Promise<RedisCheck> {
   } catch (error) {
     return { ok: false, details: `${where}: ${(error as Error).message}` };
   } finally {
-    redis.disconnect();
+    redis.close();
   }
 }

@@ -2,7 +2,6 @@ import type { ErpWatch, ErpWatchState } from '../erp/ErpWatch.js';
 import { Queue, type Worker } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ApiConfig, Config } from '../config.js';
-import { chunks } from '../store/chunks.js';
 import type { ItemCounts, RunSummary, SyncContext } from '../sync/frame/types.js';
 import type { AccountState } from '../sync/storeAccount.js';
 import { createAccountGate } from './createAccountGate.js';
@@ -17,9 +16,11 @@ import type { JobRuntime } from './jobRuntime.js';
 import { pushJobName, type PipelineName, type PushPayload, type QueueName } from './jobTypes.js';
 import { packBatch } from './packedBatch.js';
 import { ImportHold } from './importHold.js';
-import { importJobId, orderImportJob } from './orderImportJob.js';
+import { createImportEnqueuer } from './importEnqueuer.js';
+import { importConcurrency } from '../sync/orders/importConcurrency.js';
 import { PauseController, readPauseState } from './pauseController.js';
-import { createRedisConnection, redactRedisUrl, waitForRedis } from './redisConnection.js';
+import { createRedisConnection, waitForRedis } from './redisConnection.js';
+import { redactRedisUrl } from './redactRedisUrl.js';
 import { reportQueueErrors } from './reportQueueErrors.js';
 import { enabledPipelines, startSchedules, type Schedules } from './schedules.js';
 import { startErpWatch } from './startErpWatch.js';
@@ -66,9 +67,6 @@ export interface Daemon {
   /** Stops the schedules, lets running jobs finish within shutdownGraceSeconds, closes Redis. */
   close(): Promise<void>;
 }
-
-/** Import jobs enqueued at once by an orders poll (one MULTI: Redis runs nothing else meanwhile). */
-const IMPORT_ENQUEUE_CHUNK = 100;
 
 export function createDaemon(options: DaemonOptions): Daemon {
   const { config, logger } = options;
@@ -117,6 +115,14 @@ export function createDaemon(options: DaemonOptions): Daemon {
     onChange: (held) => options.onImportsHeldChange?.(held),
   });
 
+  const importEnqueuer = createImportEnqueuer({
+    queue: imports,
+    redis: producer,
+    store: options.ctx.store,
+    concurrency: importConcurrency(config, options.ctx.erp),
+    retryDelayMs: Math.round(config.queue.backoffSeconds * 1000),
+  });
+
   const runtime: JobRuntime = {
     ctx: options.ctx,
     logger: log,
@@ -140,26 +146,9 @@ export function createDaemon(options: DaemonOptions): Daemon {
       });
     },
     flowAlive: (scanJobId) => flowAlive(runs, scanJobId),
-    enqueueImports: async (orderIds, listed) => {
-      // One MULTI per chunk (BullMQ's addBulk) instead of a command per order; each job keeps its
-      // own id, so BullMQ still refuses a second job of one order.
-      for (const part of chunks(orderIds, IMPORT_ENQUEUE_CHUNK)) {
-        const jobs = await imports.addBulk(
-          part.map((orderId) => {
-            const order = listed.get(orderId);
-            return {
-              name: orderImportJob.name,
-              data: order ? { orderId, listed: order } : { orderId },
-              opts: { jobId: importJobId(options.ctx.store, orderId) },
-            };
-          }),
-        );
-        // A failed import kept for `erp-sync jobs` would refuse its id for good; the order is still to import.
-        const failed = await Promise.all(jobs.map((job) => job.isFailed()));
-        await Promise.all(jobs.filter((_, k) => failed[k]).map((job) => job.retry('failed')));
-      }
-      return orderIds.length;
-    },
+    enqueueImports: (orderIds, listed) => importEnqueuer.enqueue(orderIds, listed),
+    handOverImports: (orders) => importEnqueuer.handOver(orders),
+    releaseImports: (orderIds) => importEnqueuer.release(orderIds),
   };
 
   const trigger = async (pipeline: PipelineName, reason: 'schedule' | 'start' | 'watch'): Promise<void> => {

@@ -6,7 +6,8 @@ import type { DaemonStatus } from '../diagnostics/StatusReport.js';
 import { readPauseState } from './pauseController.js';
 import { QUEUE_NAMES } from './jobTypes.js';
 import { readQueueState } from './readQueueState.js';
-import { openRedis, redactRedisUrl } from './redisConnection.js';
+import { redactRedisUrl } from './redactRedisUrl.js';
+import { RespConnection } from './RespConnection.js';
 import { runningDaemons } from './runningDaemons.js';
 import { nextRunsOf } from './schedules.js';
 
@@ -47,7 +48,7 @@ export async function buildDaemonStatus(
   const { prefix } = config.redis;
   let redis;
   try {
-    redis = await openRedis(config.redis.url, 3_000);
+    redis = await RespConnection.open(config.redis.url, 3_000);
   } catch (error) {
     status.error = (error as Error).message;
     return status;
@@ -62,7 +63,7 @@ export async function buildDaemonStatus(
     status.reachable = false;
     status.error = describeError(error);
   } finally {
-    redis.disconnect();
+    redis.close();
   }
   return status;
 }

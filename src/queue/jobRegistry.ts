@@ -2,6 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import type { JobKind } from './jobKind.js';
 import { JobKindMissingError } from './JobKindMissingError.js';
 import { JOB_NAMES, QUEUE_NAMES, type JobName, type QueueName, type QueuePayloads } from './jobTypes.js';
+import { orderBatchImportJob } from './orderBatchImportJob.js';
 import { orderImportJob } from './orderImportJob.js';
 import { ordersPollJob } from './ordersPollJob.js';
 import { definePushJob } from './pushJob.js';
@@ -28,7 +29,7 @@ export const JOB_REGISTRY: JobRegistry = {
     defineRunJob('erp-orders', 'erp-orders'),
   ],
   pushes: [definePushJob('stock-push'), definePushJob('prices-push')],
-  imports: [orderImportJob],
+  imports: [orderBatchImportJob, orderImportJob],
 };
 
 /**

@@ -29,6 +29,14 @@ export interface JobRuntime {
   enqueuePush(parent: Job, batch: PushBatch, scanOwner: string): Promise<void>;
   /** Whether a scan job is still waiting for (or running) its push jobs; false once gone with Redis. */
   flowAlive(scanJobId: string): Promise<boolean>;
-  /** One import job per platform order (ids BullMQ de-duplicates); returns how many were handed over. */
+  /**
+   * The poll's orders to import, each claimed for one job (ImportClaims: no order in two live jobs):
+   * those listed in full in `order-imports` jobs of many, the others in an `order-import` job each.
+   * Returns how many were handed to a job now.
+   */
   enqueueImports(orderIds: number[], listed: Map<number, ApiOrder>): Promise<number>;
+  /** Orders an `order-imports` job failed to import: each to an `order-import` job of its own. */
+  handOverImports(orders: { orderId: number; listed?: ApiOrder }[]): Promise<void>;
+  /** Orders decided in the store: their claims go. */
+  releaseImports(orderIds: number[]): Promise<void>;
 }

@@ -6,7 +6,7 @@ import type { PipelineName } from '../domain/pipelineNames.js';
 
 export type { PipelineName };
 
-/** The queues: runs (scans and polls of every pipeline), pushes (one bulk request each), imports (one order each). */
+/** The queues: runs (scans and polls of every pipeline), pushes (one bulk request each), imports (orders into the ERP). */
 export const QUEUE_NAMES = ['runs', 'pushes', 'imports'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -56,6 +56,11 @@ export interface ImportPayload {
   listed?: ApiOrder;
 }
 
+/** Platform orders to import one after the other, each listed in full (no GET): an `order-imports` job. */
+export interface ImportBatchPayload {
+  orders: ApiOrder[];
+}
+
 /** Every job name, each handled by one kind of the registry (src/queue/jobRegistry.ts). */
 export const JOB_NAMES = [
   'catalog',
@@ -68,6 +73,7 @@ export const JOB_NAMES = [
   'stock-push',
   'prices-push',
   'order-import',
+  'order-imports',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -83,6 +89,7 @@ export interface JobPayloads {
   'stock-push': PushPayload;
   'prices-push': PushPayload;
   'order-import': ImportPayload;
+  'order-imports': ImportBatchPayload;
 }
 
 /** What a queue's worker hands its processors: the payloads of every job of that queue. */
@@ -90,7 +97,7 @@ export interface QueuePayloads {
   /** Run jobs and scans: a scan's payload is a run's with its step. */
   runs: ScanPayload;
   pushes: PushPayload;
-  imports: ImportPayload;
+  imports: ImportPayload | ImportBatchPayload;
 }
 
 /** The run job of each pipeline: what a schedule, `erp-sync sync` or `audit --fix` enqueues. */

@@ -6,7 +6,7 @@ import type { PushPayload } from './jobTypes.js';
 import { readPushBatch } from './packedBatch.js';
 import { PUSH_QUEUE } from './pushJob.js';
 import { openQueueClient, type QueueClient } from './queueClient.js';
-import { redactRedisUrl } from './redisConnection.js';
+import { redactRedisUrl } from './redactRedisUrl.js';
 
 /** The states a push job still matters in: about to be sent, being sent, or failed for good (kept for `jobs`). */
 const STATES = ['active', 'waiting', 'prioritized', 'delayed', 'failed'] as const;

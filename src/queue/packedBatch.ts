@@ -87,18 +87,18 @@ function unpack<W>(packed: Partial<PackedBatch<W>>): PushBatch<W> {
   const items = new Array<PushItem<W>>(n);
   for (let i = 0; i < n; i++) {
     const key = keys[i]!;
-    const item: PushItem<W> = { key, sku: skus[i] ?? key, hash: hashes[i]!, wire: wires[i]! };
     const file = files[fileOf[i]!];
     const line = lines[i];
     const row = rows?.[i];
+    let source: RecordSource | undefined;
     if (file !== undefined || line != null || row != null) {
-      const source: RecordSource = {};
+      source = {};
       if (file !== undefined) source.file = file;
       if (line != null) source.line = line;
       if (row != null) source.row = row;
-      item.source = source;
     }
-    items[i] = item;
+    // One literal of one shape for every item (as the scan builds them).
+    items[i] = { key, sku: skus[i] ?? key, source, hash: hashes[i]!, wire: wires[i]! };
   }
   return { pipeline: packed.pipeline!, generation: packed.generation!, items };
 }

@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { RedisCommands } from './RedisCommands.js';
 import type { Logger } from 'pino';
 import type { PauseState } from '../diagnostics/StatusReport.js';
 
@@ -20,8 +21,8 @@ export interface PauseControllerOptions {
 export const pauseKey = (prefix: string): string => `${prefix}:daemon:paused`;
 
 /** Reads the pause state another process recorded, or null. */
-export async function readPauseState(redis: Redis, prefix: string): Promise<PauseState | null> {
-  const raw = await redis.get(pauseKey(prefix));
+export async function readPauseState(redis: RedisCommands, prefix: string): Promise<PauseState | null> {
+  const raw = (await redis.call('GET', pauseKey(prefix))) as string | null;
   if (!raw) return null;
   try {
     return JSON.parse(raw) as PauseState;

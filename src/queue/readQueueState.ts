@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RespConnection } from './RespConnection.js';
 
 /** The job states `status` shows, in its order. */
 export const JOB_STATES = [
@@ -24,21 +24,23 @@ export interface QueueState {
  * loading BullMQ (about 200 modules). `test/integration/queue/readQueueState.test.ts` compares it
  * with BullMQ's own answers, so a BullMQ release that moves its keys fails there.
  */
-export async function readQueueState(redis: Redis, prefix: string, name: string): Promise<QueueState> {
+export async function readQueueState(
+  redis: Pick<RespConnection, 'transaction'>,
+  prefix: string,
+  name: string,
+): Promise<QueueState> {
   const key = (suffix: string): string => `${prefix}:${name}:${suffix}`;
-  const reads = redis.multi();
-  reads.hexists(key('meta'), 'paused');
+  const reads: string[][] = [['HEXISTS', key('meta'), 'paused']];
   for (const state of JOB_STATES) {
-    if (state === 'waiting' || state === 'active') reads.llen(key(state === 'waiting' ? 'wait' : state));
-    else reads.zcard(key(state));
+    if (state === 'waiting' || state === 'active')
+      reads.push(['LLEN', key(state === 'waiting' ? 'wait' : state)]);
+    else reads.push(['ZCARD', key(state)]);
   }
   // A marker BullMQ 5 left at the tail of the wait list ("0:..."), which getJobCounts leaves out.
-  reads.lindex(key('wait'), -1);
-  const replies = (await reads.exec()) ?? [];
-  const values = replies.map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
+  reads.push(['LINDEX', key('wait'), '-1']);
+  const values = await redis.transaction(reads);
+  const refused = values.find((value) => value instanceof Error);
+  if (refused) throw refused;
   const counts = {} as Record<JobState, number>;
   JOB_STATES.forEach((state, i) => (counts[state] = Number(values[i + 1] ?? 0)));
   const tail = values[JOB_STATES.length + 1];

@@ -1,4 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { redactRedisUrl } from './redactRedisUrl.js';
 import { RedisUnavailableError } from './RedisUnavailableError.js';
 
 /**
@@ -15,17 +16,6 @@ export function createRedisConnection(url: string, role: 'worker' | 'producer'):
     lazyConnect: false,
   };
   return new Redis(url, options);
-}
-
-/** The URL without its password, for logs and status output. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return 'redis://(unparsable url)';
-  }
 }
 
 /** Resolves once the connection is ready, or rejects after timeoutMs (without closing it). */

@@ -1,7 +1,7 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { redactRedisUrl } from './redisConnection.js';
+import { redactRedisUrl } from './redactRedisUrl.js';
 
 /** Where the daemon's Redis, queue and worker errors are reported: at warn, never only at debug. */
 export interface QueueErrorReporter {

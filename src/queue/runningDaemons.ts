@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisCommands } from './RedisCommands.js';
 
 // What BullMQ says when the server has no CLIENT command (some hosted Redis).
 const NO_CLIENT_COMMAND = /ERR unknown command ['`]\s*client\s*['`]/;
@@ -9,11 +9,15 @@ const NO_CLIENT_COMMAND = /ERR unknown command ['`]\s*client\s*['`]/;
  * `getWorkersCount` reads them from CLIENT LIST. A server without CLIENT LIST counts one, as
  * BullMQ does. Plain Redis commands, so `status` loads no BullMQ.
  */
-export async function countQueueWorkers(redis: Redis, prefix: string, queue: string): Promise<number> {
+export async function countQueueWorkers(
+  redis: RedisCommands,
+  prefix: string,
+  queue: string,
+): Promise<number> {
   const name = `${prefix}:${Buffer.from(queue).toString('base64')}`;
   let list: string;
   try {
-    list = (await redis.client('LIST')) as string;
+    list = (await redis.call('CLIENT', 'LIST')) as string;
   } catch (error) {
     if (NO_CLIENT_COMMAND.test((error as Error).message)) return 1;
     throw error;
@@ -31,7 +35,7 @@ export async function countQueueWorkers(redis: Redis, prefix: string, queue: str
  * right now (a daemon that died leaves no connection behind, unlike a heartbeat key that must
  * expire).
  */
-export async function runningDaemons(redis: Redis, prefix: string): Promise<number> {
+export async function runningDaemons(redis: RedisCommands, prefix: string): Promise<number> {
   const [runs, pushes] = await Promise.all([
     countQueueWorkers(redis, prefix, 'runs'),
     countQueueWorkers(redis, prefix, 'pushes'),

@@ -16,6 +16,7 @@ export class OrderSeenRepository {
   readonly #setOutcome: SqlStatement<[number, string, string | null, string | null, string]>;
   readonly #queued: SqlStatement<[number], { platform_order_id: number }>;
   readonly #known: SqlStatement<[string], { id: number }>;
+  readonly #queuedAmong: SqlStatement<[string], { id: number }>;
   readonly #count: SqlStatement<[], { outcome: string; n: number }>;
 
   constructor(private readonly db: SqlDatabase) {
@@ -35,6 +36,10 @@ export class OrderSeenRepository {
     this.#known = db.prepare(
       `SELECT s.platform_order_id AS id FROM ${db.dialect.list('k', 'integer')}
        ${db.dialect.probe('orders_seen', 's', 's.platform_order_id = k.value')}`,
+    );
+    this.#queuedAmong = db.prepare(
+      `SELECT s.platform_order_id AS id FROM ${db.dialect.list('k', 'integer')}
+       ${db.dialect.probe('orders_seen', 's', "s.platform_order_id = k.value AND s.outcome = 'queued'")}`,
     );
     this.#count = db.prepare('SELECT outcome, count(*) AS n FROM orders_seen GROUP BY outcome');
   }
@@ -65,6 +70,13 @@ export class OrderSeenRepository {
   known(ids: readonly number[]): Set<number> {
     const out = new Set<number>();
     for (const row of this.#known.iterate(JSON.stringify(ids))) out.add(row.id);
+    return out;
+  }
+
+  /** The ids among `ids` found but not decided yet. */
+  queuedAmong(ids: readonly number[]): Set<number> {
+    const out = new Set<number>();
+    for (const row of this.#queuedAmong.iterate(JSON.stringify(ids))) out.add(row.id);
     return out;
   }
 

@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import { afterEach } from 'vitest';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -199,22 +199,52 @@ export function olderFromFirstNewer(
   return { firstNewer, olderLater };
 }
 
-/** The outcome of each completed import job in Redis, by its job id (`order-<id>`). */
+/**
+ * The outcome of each order the completed import jobs in Redis decided, keyed `order-<id>`: an
+ * `order-import` job's one order, an `order-imports` job's many. An order decided by two jobs
+ * appears twice (the second key `order-<id>#2`), so a duplicate import shows. An order an
+ * `order-imports` job found decided when it came to it (a redone job) is `decided_before`.
+ */
 export async function importOutcomes(world: DaemonWorld): Promise<Map<string, string | undefined>> {
   const imports = worldQueue(world, 'imports');
   try {
     const done = await imports.getCompleted(0, 10_000);
-    return new Map(
-      done.map((job) => [job.id!, (job.returnvalue as { outcome?: string } | null)?.outcome] as const),
-    );
+    const out = new Map<string, string | undefined>();
+    const put = (orderId: number | string, outcome: string | undefined): void => {
+      let key = `order-${orderId}`;
+      for (let n = 2; out.has(key); n++) key = `order-${orderId}#${n}`;
+      out.set(key, outcome);
+    };
+    for (const job of done) {
+      const value = job.returnvalue as {
+        orderId?: number;
+        outcome?: string;
+        outcomes?: Record<string, string>;
+        decidedBefore?: number[];
+      } | null;
+      if (value?.outcomes) {
+        for (const [orderId, outcome] of Object.entries(value.outcomes)) put(orderId, outcome);
+        for (const orderId of value.decidedBefore ?? []) put(orderId, 'decided_before');
+      } else put(value?.orderId ?? job.id!.replace(/^order-/, ''), value?.outcome);
+    }
+    return out;
   } finally {
     await imports.close();
   }
 }
 
-/** Import jobs that imported an order, per the completed jobs in Redis: an order imported twice would count twice. */
+/** Orders the completed import jobs in Redis imported: an order imported twice would count twice. */
 export async function importedCount(world: DaemonWorld): Promise<number> {
   return [...(await importOutcomes(world)).values()].filter((outcome) => outcome === 'imported').length;
+}
+
+/** The orders of import jobs (active ones, say), keyed as importOutcomes keys them. */
+export function importJobOrders(jobs: readonly Job[]): string[] {
+  return jobs.flatMap((job) =>
+    job.name === 'order-imports'
+      ? (job.data as { orders: { id: number }[] }).orders.map((order) => `order-${order.id}`)
+      : [`order-${(job.data as { orderId: number }).orderId}`],
+  );
 }
 
 /** A queue of the world's daemon (prefix e2e), closed by the caller. */

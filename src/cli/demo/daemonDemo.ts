@@ -119,7 +119,7 @@ async function startRuns({ api, erpDir, runs, signal }: Step): Promise<boolean> 
     STEP_TIMEOUT_MS,
   );
   if (!started) return false;
-  const imports = runs.first('orders')?.extra.importJobs ?? 0;
+  const imports = runs.first('orders')?.extra.toImport ?? 0;
   const imported = await waitFor(
     `${imports} order(s) in the outbox`,
     () => outboxOrders(erpDir).length >= imports,
@@ -223,7 +223,7 @@ function describeRun(s: RunSummary): string {
     [
       ['read', s.read],
       ['unchanged', s.unchanged],
-      [s.pipeline === 'orders' ? 'import job(s)' : 'sent', s.sent],
+      [s.pipeline === 'orders' ? 'to import' : 'sent', s.sent],
       ['applied', s.applied],
       ['not found', s.notFound],
       ['rejected', s.rejected],

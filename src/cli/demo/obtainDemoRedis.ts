@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { infoField, redisVersionOk } from '../../queue/checkRedis.js';
 import { openQueueClient } from '../../queue/queueClient.js';
-import { redactRedisUrl } from '../../queue/redisConnection.js';
+import { redactRedisUrl } from '../../queue/redactRedisUrl.js';
 import { RedisServerStartError } from '../../queue/RedisServerStartError.js';
 import { freePort, startRedisServer } from '../../queue/startRedisServer.js';
 import type { DemoJanitor } from './startDemoJanitor.js';

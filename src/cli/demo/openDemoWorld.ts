@@ -1,12 +1,12 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { writeConfigFile } from '../../config.js';
+import { PROJECT_ROOT } from '../../projectRoot.js';
 import type { Sandbox } from '../../sandbox/index.js';
 import type { DemoJanitor } from './startDemoJanitor.js';
 
-const SAMPLE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../config/sample');
+const SAMPLE_DIR = join(PROJECT_ROOT, 'config', 'sample');
 
 /** The demo's world: the sandbox, a copy of the sample ERP drop folder, a config file and a store. */
 export interface DemoWorld {

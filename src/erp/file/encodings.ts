@@ -1,4 +1,4 @@
-import iconv from 'iconv-lite';
+import { iconvLite } from './iconvLite.js';
 
 /** `utf-8`, `UTF8`, ...: validated as it is read, never converted. */
 export function isUtf8Name(encoding: string): boolean {
@@ -8,6 +8,6 @@ export function isUtf8Name(encoding: string): boolean {
 /** Whether iconv-lite knows the encoding and it keeps ASCII (and so line ends) as one byte each. */
 export function isSupportedEncoding(encoding: string): boolean {
   if (isUtf8Name(encoding)) return true;
-  if (!iconv.encodingExists(encoding)) return false;
-  return iconv.encode('sku;q\r\n', encoding).equals(Buffer.from('sku;q\r\n', 'latin1'));
+  if (!iconvLite().encodingExists(encoding)) return false;
+  return iconvLite().encode('sku;q\r\n', encoding).equals(Buffer.from('sku;q\r\n', 'latin1'));
 }

@@ -2,7 +2,7 @@ import { close, createReadStream, fstat, open, read, type ReadStream, type Stats
 import { once } from 'node:events';
 import { pipeline } from 'node:stream';
 import { promisify } from 'node:util';
-import iconv from 'iconv-lite';
+import { iconvLite } from './iconvLite.js';
 import { detectDelimiter, csvRows } from './readers/csvRows.js';
 import { jsonRows } from './readers/jsonRows.js';
 import { ndjsonRows } from './readers/ndjsonRows.js';
@@ -139,7 +139,7 @@ async function headText(fd: number, encoding: string): Promise<string> {
   const buffer = Buffer.alloc(64 * 1024);
   const { bytesRead } = await readAsync(fd, buffer, 0, buffer.length, 0);
   const head = buffer.subarray(0, bytesRead);
-  const text = isUtf8Name(encoding) ? head.toString('utf8') : iconv.decode(head, encoding);
+  const text = isUtf8Name(encoding) ? head.toString('utf8') : iconvLite().decode(head, encoding);
   return text.replace(/^\uFEFF/, '');
 }
 

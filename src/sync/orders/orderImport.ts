@@ -8,6 +8,7 @@ import { erpOriginIds } from './erpOriginIds.js';
 import type { ItemCounts, SyncContext } from '../frame/types.js';
 import { unitsOf } from './unitsOf.js';
 import { requireErpOrderPart } from '../../erp/erpOrderPart.js';
+import { recordAtOnce, type RecordOutcome } from './importWrites.js';
 
 export type ImportOutcome = 'imported' | 'already_in_erp' | 'parked' | 'skipped' | 'erp_origin' | 'gone';
 
@@ -24,19 +25,21 @@ export function importItemCounts(outcome: ImportOutcome): ItemCounts {
  * `listed` is the order in full as the list carried it; without it the order is fetched
  * (`GET /orders/{id}`), and an order whose record the platform answers in a shape that cannot be
  * read is parked with the field named (retried like any parked order). A transient failure leaves
- * it queued for the next run.
+ * it queued for the next run. `record` writes the outcome (default: a transaction of its own; an
+ * import job of many orders gathers them into one).
  */
 export async function importPlatformOrder(
   ctx: SyncContext,
   orderId: number,
   listed?: ApiOrder,
+  record: RecordOutcome = recordAtOnce(ctx.store),
 ): Promise<ImportOutcome> {
   const repos = orderRepositoriesOf(ctx.store);
   const linked = repos.links.get(orderId);
   if (linked) {
     // The ERP confirmed it before (a second job for the order, after BullMQ pruned the first one's
     // id, or a poll that listed it while it was being imported): no GET, no second import.
-    repos.seen.setOutcome(orderId, 'imported', linked.status, linked.platformCreatedAt);
+    record(() => repos.seen.setOutcome(orderId, 'imported', linked.status, linked.platformCreatedAt));
     return 'already_in_erp';
   }
   let order: PlatformOrder;
@@ -44,19 +47,19 @@ export async function importPlatformOrder(
     order = toPlatformOrder(listed ?? (await ctx.client.orders.get(orderId)));
   } catch (error) {
     if (error instanceof NotFoundError) {
-      ctx.store.transaction(() => {
+      record(() => {
         repos.seen.setOutcome(orderId, 'skipped', null);
         repos.parked.unpark(orderId);
       });
       return 'gone';
     }
-    if (error instanceof SchemaError) return parkUnreadable(ctx, orderId, error);
+    if (error instanceof SchemaError) return parkUnreadable(ctx, orderId, error, record);
     throw error;
   }
 
   if (erpOriginIds(repos.outgoing, [order]).has(order.id)) {
     // Its units are in the ERP's stock already: no lines left for the oversell guard to hold.
-    ctx.store.transaction(() => {
+    record(() => {
       repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.createdAt);
       repos.links.replaceLines(order.id, []);
     });
@@ -67,7 +70,7 @@ export async function importPlatformOrder(
   // had it is not.
   const over = order.status === 'cancelled' || order.status === 'returned';
   if (over && !ctx.config.orders.importStatuses.includes(order.status)) {
-    ctx.store.transaction(() => {
+    record(() => {
       repos.parked.unpark(order.id);
       repos.links.replaceLines(order.id, []);
       repos.seen.setOutcome(order.id, 'skipped', order.status, order.createdAt);
@@ -83,10 +86,11 @@ export async function importPlatformOrder(
     result = await requireErpOrderPart(ctx.erp, 'import').importOrder(order);
   } catch (error) {
     if (isErpSyncError(error) && error.code === 'erp_rejected') {
-      ctx.store.transaction(() => {
+      const parkedAt = new Date();
+      record(() => {
         repos.parked.park(
           { platformOrderId: order.id, number: order.number, code: error.code, reason: error.message },
-          new Date(),
+          parkedAt,
           ctx.config.orders.parkedRetryMinutes * 60_000,
         );
         repos.links.replaceLines(order.id, unitsOf(order.items));
@@ -106,7 +110,7 @@ export async function importPlatformOrder(
     throw error;
   }
 
-  ctx.store.transaction(() => {
+  record(() => {
     repos.links.link({
       platformOrderId: order.id,
       erpRef: result.erpRef,
@@ -124,13 +128,19 @@ export async function importPlatformOrder(
 }
 
 /** The platform's record of the order cannot be read: parked with the field, so a person can look. */
-function parkUnreadable(ctx: SyncContext, orderId: number, error: SchemaError): ImportOutcome {
+function parkUnreadable(
+  ctx: SyncContext,
+  orderId: number,
+  error: SchemaError,
+  record: RecordOutcome,
+): ImportOutcome {
   const repos = orderRepositoriesOf(ctx.store);
   const reason = `the platform's order record cannot be read: ${error.message}`;
-  ctx.store.transaction(() => {
+  const parkedAt = new Date();
+  record(() => {
     repos.parked.park(
       { platformOrderId: orderId, number: null, code: error.code, reason },
-      new Date(),
+      parkedAt,
       ctx.config.orders.parkedRetryMinutes * 60_000,
     );
     repos.seen.setOutcome(orderId, 'parked', null);

@@ -16,8 +16,11 @@ import { lastCommittedRead } from './erpReadCommit.js';
 export interface PushSpec<R extends ItemKey, W> extends PushKind<R, W> {
   /** The ERP's rows; `after`: the last committed read's receipt (null: a full read). */
   rows(after: ReadReceipt | null): ErpRead<R>;
-  /** One item per record, in order, for one chunk of rows (the stock pipeline asks for reservations here). */
-  prepare(records: R[]): Promise<PushItem<W>[]>;
+  /**
+   * One item per record, in order, for one chunk of rows, each with its row's source when given (the stock
+   * pipeline asks for reservations here).
+   */
+  prepare(records: R[], sources?: RecordSource[]): Promise<PushItem<W>[]>;
 }
 
 /**
@@ -98,9 +101,7 @@ export async function* readPushItems<R extends ItemKey, W>(
     summary.rejected += rejects.length;
     if (rejects.length && !scan.dryRun) ctx.store.rejects.recordMany(rejects);
     for (const reject of rejects) scan.stillRejected.add(reject.key);
-    const items = await spec.prepare(good);
-    items.forEach((item, index) => (item.source = sources[index]));
-    yield items;
+    yield await spec.prepare(good, sources);
   }
   scan.receipt = read.receipt;
 }

@@ -13,12 +13,11 @@ export function pricesPushSpec(ctx: SyncContext): PushSpec<PriceRecord, BulkPric
   return {
     ...pricesPush,
     rows: (after) => ctx.erp.prices(after),
-    prepare: async (records) =>
-      records.map((record): PushItem<BulkPriceItem> => ({
-        key: itemKeyString(record),
-        sku: record.sku,
-        ...pricesPush.value(record, NOTHING_HELD),
-      })),
+    prepare: async (records, sources) =>
+      records.map((record, index): PushItem<BulkPriceItem> => {
+        const { hash, wire } = pricesPush.value(record, NOTHING_HELD);
+        return { key: itemKeyString(record), sku: record.sku, source: sources?.[index], hash, wire };
+      }),
   };
 }
 

@@ -22,17 +22,21 @@ export function stockPushSpec(ctx: SyncContext): PushSpec<StockRecord, BulkStock
       readStartedAt = new Date().toISOString();
       return ctx.erp.stock(after);
     },
-    prepare: async (records) => {
+    prepare: async (records, sources) => {
       const keys = records.map(itemKeyString);
       const held =
         ctx.reservations && keys.length
           ? await ctx.reservations.unitsHeld(keys, ctx.client, readStartedAt)
           : undefined;
-      return records.map((record, index): PushItem<BulkStockItem> => {
+      const items = new Array<PushItem<BulkStockItem>>(records.length);
+      for (let index = 0; index < records.length; index++) {
+        const record = records[index]!;
         const key = keys[index]!;
-        const value = stockPush.value(record, { held: held?.get(key) ?? 0, buffer: buffer(record) });
-        return { key, sku: record.sku, ...value };
-      });
+        const { hash, wire } = stockPush.value(record, { held: held?.get(key) ?? 0, buffer: buffer(record) });
+        // One literal of one shape: the source set afterwards would grow every item's property store.
+        items[index] = { key, sku: record.sku, source: sources?.[index], hash, wire };
+      }
+      return items;
     },
   };
 }

@@ -23,12 +23,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function layout(engines = '>=22.22.0'): void {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(join(root, 'bin'), { recursive: true });
-  mkdirSync(join(root, 'dist', 'cli'), { recursive: true });
+  mkdirSync(join(root, 'dist'), { recursive: true });
   mkdirSync(join(root, 'src', 'cli'), { recursive: true });
   copyFileSync(join(PROJECT_ROOT, 'bin', 'erp-sync.js'), join(root, 'bin', 'erp-sync.js'));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', engines: { node: engines } }));
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
-  writeFileSync(join(root, 'dist', 'cli', 'main.js'), "process.stdout.write('dist\\n');\n");
+  writeFileSync(join(root, 'dist', 'main.js'), "process.stdout.write('dist\\n');\n");
   writeFileSync(
     join(root, 'src', 'cli', 'main.ts'),
     "const from: string = 'src';\nprocess.stdout.write(`${from}\\n`);\n",

@@ -19,8 +19,8 @@ const DEPENDENCIES = Object.keys(
   (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: object })
     .dependencies,
 );
-/** What the configuration alone needs: the parser, its schema (zod, cron expressions, encodings). */
-const CONFIG = ['commander', 'iconv-lite', 'node-cron', 'yaml', 'zod'];
+/** What the configuration alone needs: the parser, its schema (zod, cron expressions); iconv-lite only for an encoding other than UTF-8. */
+const CONFIG = ['commander', 'node-cron', 'yaml', 'zod'];
 /** Never for these four commands: the daemon, the servers, the SQL drivers, the progress bar. */
 const NEVER = [
   '@bull-board/api',
@@ -100,22 +100,25 @@ describe('what each command loads', () => {
     }
   });
 
-  it('status loads the configuration, the store and the Redis client, and no BullMQ', async () => {
-    // Queue counts, pause and workers are read with plain Redis commands (readQueueState).
+  it('status loads the configuration and the store, and no BullMQ and no ioredis', async () => {
+    // Queue counts, pause and workers are read with plain Redis commands (readQueueState) over a
+    // RESP connection of its own (RespConnection).
     for (const config of [configs.redisAway, configs.redisUp]) {
       const run = await dependenciesLoadedBy(['status', '--config', config]);
       expect(run.code).toBe(0);
-      expect(run.loaded).toEqual([...CONFIG, 'better-sqlite3', 'ioredis'].sort());
+      expect(run.loaded).toEqual([...CONFIG, 'better-sqlite3'].sort());
     }
   });
 
-  it('check loads the file adapter, the store and a Redis connection, but no BullMQ and no undici', async () => {
+  it('check loads the file adapter and the store, but no BullMQ, no ioredis and no undici', async () => {
     const check = await dependenciesLoadedBy(['check', '--config', configs.redisUp]);
     // Exit 0: every line ok, GET /account included (over node:http, the client's oneShot).
     expect(check.code).toBe(0);
     // The file adapter's CSV reader did load: the recorder sees it.
-    expect(check.loaded).toEqual(expect.arrayContaining(['csv-parse', 'better-sqlite3', 'ioredis']));
+    expect(check.loaded).toEqual(expect.arrayContaining(['csv-parse', 'better-sqlite3']));
     expect(check.loaded).not.toContain('bullmq');
+    expect(check.loaded).not.toContain('ioredis');
+    expect(check.loaded).not.toContain('iconv-lite');
     expect(check.loaded).not.toContain('undici');
     expect(check.loaded.filter((name) => NEVER.includes(name))).toEqual([]);
   });

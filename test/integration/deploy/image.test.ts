@@ -27,7 +27,7 @@ import { startPrivateRedis } from '../../../dev/redisServer.js';
 //   BuildKit-only flags), on the Node of .nvmrc;
 // - every file the Dockerfile copies from the build context exists and is not in .dockerignore;
 // - the runtime stage's file layout, rebuilt in a temp root from the Dockerfile's own COPY, `ln -s`
-//   and `chmod` lines (dist from `tsc -p tsconfig.build.json`, node_modules holding only the
+//   and `chmod` lines (dist from `npm run build`'s dev/buildDist.ts, node_modules holding only the
 //   production dependencies as `npm prune --omit=dev` leaves them, so no tsx; this process's node
 //   for the build stage's), runs: --help, --version, demo (config/sample, package.json), and the
 //   entrypoint loop with the image's ENV, default config and health check against the real sandbox.
@@ -131,7 +131,7 @@ const isIgnored = (file: string, patterns: RegExp[]): boolean => {
 };
 
 let root: string;
-let tscResult: { code: number | null; output: string };
+let buildResult: { code: number | null; output: string };
 const cleanups: string[] = [];
 
 /** Container path -> path in the temp root. */
@@ -163,16 +163,10 @@ beforeAll(async () => {
   for (const c of allCopies.filter((c) => c.stage === 'build' && !c.from))
     buildPaths.set(c.dest, c.sources[0]!);
   const distDir = join(root, '.build-dist');
-  tscResult = await new Promise((done) => {
+  buildResult = await new Promise((done) => {
     const child = spawn(
       process.execPath,
-      [
-        join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        'tsconfig.build.json',
-        '--outDir',
-        distDir,
-      ],
+      ['--import', 'tsx', join(PROJECT_ROOT, 'dev', 'buildDist.ts'), '--no-source-maps', '--outdir', distDir],
       { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -277,13 +271,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       }
     }
     // and the build context leaves out what must not be shipped or slows the build
-    for (const path of [
-      'node_modules/x',
-      '.git/HEAD',
-      'dist/cli/main.js',
-      'erp-sync.env',
-      'data/erp-sync.db',
-    ]) {
+    for (const path of ['node_modules/x', '.git/HEAD', 'dist/main.js', 'erp-sync.env', 'data/erp-sync.db']) {
       expect(isIgnored(path, patterns), `${path} is excluded`).toBe(true);
     }
   });
@@ -323,7 +311,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       .map((i) => i.args);
     expect(buildRuns.join('\n')).toMatch(/apt-get install -y --no-install-recommends python3 make g\+\+/);
     expect(buildRuns).toContain('npm ci --no-audit --no-fund');
-    expect(buildRuns).toContain('npm run build -- --sourceMap false');
+    expect(buildRuns).toContain('npm run build -- --no-source-maps');
     expect(buildRuns.join('\n')).toMatch(/npm prune --omit=dev --omit=optional/);
     // the runtime stage has node (the build stage's binary) and nothing else of the node image
     expect(allCopies.filter((c) => c.stage === 'runtime' && c.sources[0] === '/usr/local/bin/node')).toEqual([
@@ -360,11 +348,13 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     expect(imageEnv().ERP_SYNC_HEALTH_URL).toBe('http://127.0.0.1:9464/healthz');
   });
 
-  it('compiles with tsconfig.build.json (npm run build) without errors', () => {
-    expect(tscResult.output).toBe('');
-    expect(tscResult.code).toBe(0);
-    expect(existsSync(inRoot('/app/dist/cli/main.js'))).toBe(true);
-    expect(existsSync(inRoot('/app/dist/sandbox/index.js'))).toBe(true);
+  it('builds dist/ (npm run build: the bundle) without errors or warnings', () => {
+    expect(buildResult.output).toBe('');
+    expect(buildResult.code).toBe(0);
+    // flat: the CLI, the PostgreSQL store's worker thread and the demo's janitor side by side
+    for (const entry of ['main.js', 'postgresWorker.js', 'demoJanitorMain.js'])
+      expect(existsSync(inRoot(`/app/dist/${entry}`)), entry).toBe(true);
+    expect(existsSync(inRoot('/app/dist/main.js.map'))).toBe(false);
   });
 
   it('the runtime layout runs the compiled CLI with production dependencies only (no tsx)', async () => {
@@ -382,7 +372,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(version.stdout.trim()).toBe(pkg.version);
 
-    // demo reads ../../config/sample relative to dist/cli: the sample must be in the image. The
+    // demo reads ../config/sample relative to dist/: the sample must be in the image. The
     // image has node but no redis-server (and no REDIS_URL): the demo says so and runs inline.
     const nodeOnly = inRoot('/opt/node-only');
     mkdirSync(nodeOnly, { recursive: true });

@@ -2,24 +2,30 @@ import { FlowProducer, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_STATES, readQueueState } from '../../../src/queue/readQueueState.js';
+import { RespConnection } from '../../../src/queue/RespConnection.js';
 import { countQueueWorkers, runningDaemons } from '../../../src/queue/runningDaemons.js';
 import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 
 // `status` reads queue counts, pause and workers with plain Redis commands on BullMQ's keys. Here
 // they are compared with BullMQ's own answers on a real Redis holding a job in every state, so
-// a BullMQ release that changes its keys or its worker names fails this test.
+// a BullMQ release that changes its keys or its worker names fails this test. They read over the
+// connection `status` uses (RespConnection); the pause and worker reads also over ioredis, as the
+// daemon and the queue commands call them.
 
 const PREFIX = 'rqs';
 let server: PrivateRedis;
-let redis: Redis;
+let redis: RespConnection;
+let ioredis: Redis;
 const closing: { close(): Promise<unknown> }[] = [];
 
 beforeAll(async () => {
   server = await startPrivateRedis();
-  redis = server.client();
+  redis = await RespConnection.open(server.url, 3_000);
+  ioredis = server.client();
 });
 
 afterAll(async () => {
+  redis.close();
   for (const c of closing.reverse()) await c.close();
   await server.close();
 });
@@ -94,6 +100,7 @@ describe('readQueueState and countQueueWorkers', () => {
 
     expect(await countQueueWorkers(redis, PREFIX, 'runs')).toBe(1);
     expect(await countQueueWorkers(redis, PREFIX, 'runs')).toBe(await queue.getWorkersCount());
+    expect(await countQueueWorkers(ioredis, PREFIX, 'runs')).toBe(1);
     // A worker of another queue, and one of another prefix, are not this queue's.
     expect(await countQueueWorkers(redis, PREFIX, 'pushes')).toBe(0);
     expect(await countQueueWorkers(redis, 'other', 'runs')).toBe(0);
@@ -110,6 +117,7 @@ describe('readQueueState and countQueueWorkers', () => {
     closing.push(pushes);
     await pushes.waitUntilReady();
     expect(await runningDaemons(redis, prefix)).toBe(1);
+    expect(await runningDaemons(ioredis, prefix)).toBe(1);
     const queue = new Queue('pushes', { connection: connection(), prefix });
     closing.push(queue);
     expect(await countQueueWorkers(redis, prefix, 'pushes')).toBe(await queue.getWorkersCount());

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
-import iconv from 'iconv-lite';
+import type Iconv from 'iconv-lite';
+import { iconvLite } from '../iconvLite.js';
 import { isUtf8Name } from '../encodings.js';
 import type { RawError } from './RawItem.js';
 
@@ -37,7 +38,7 @@ export class TextGuard extends Transform {
   readonly #encoding: string;
   readonly #mode: 'lines' | 'document';
   readonly #max: number;
-  readonly #decoder: ReturnType<typeof iconv.getDecoder> | undefined;
+  readonly #decoder: ReturnType<typeof Iconv.getDecoder> | undefined;
   /** Lines passed on so far (the next byte is on line `#line + 1`). */
   #line = 0;
   #lastWasCr = false;
@@ -53,7 +54,7 @@ export class TextGuard extends Transform {
     this.#mode = options.mode;
     this.#max = options.maxLineBytes ?? MAX_LINE_BYTES;
     this.#decoder =
-      !this.#utf8 && options.mode === 'document' ? iconv.getDecoder(options.encoding) : undefined;
+      !this.#utf8 && options.mode === 'document' ? iconvLite().getDecoder(options.encoding) : undefined;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
@@ -137,7 +138,7 @@ export class TextGuard extends Transform {
     }
     if (!text.length) return;
     this.#countLines(text);
-    this.push(Buffer.from(iconv.decode(text, this.#encoding), 'utf8'));
+    this.push(Buffer.from(iconvLite().decode(text, this.#encoding), 'utf8'));
   }
 
   /** Some line of `text` is not UTF-8: pass the good ones, empty the bad ones. */
