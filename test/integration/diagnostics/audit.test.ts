@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeConfigFile } from '../../../src/config.js';
 import { StoreNotFoundError } from '../../../src/store/StoreError.js';
 import type { AuditFix } from '../../../src/cli/healAuditDrift.js';
 import { runAudit, type AuditFinding, type AuditReport } from '../../../src/diagnostics/audit.js';
@@ -11,7 +10,8 @@ import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { createPlatformOrder } from '../../support/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
-import { TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
+import { missingStores } from '../../support/missingStores.js';
+import { TEST_POSTGRES_URL } from '../../support/testStores.js';
 
 const RUN = { full: false, dryRun: false };
 const ALL = ['stock', 'prices', 'orders'] as const;
@@ -258,39 +258,29 @@ describe('erp-sync audit', () => {
 
 describe('erp-sync audit on a store that does not exist', () => {
   it('refuses it as status does (no store at ...), with --fix too, and creates no file and no schema', async () => {
-    const pg = new TestStores('postgres');
+    const { file, location, sqliteConfig, postgresConfig, postgres } = missingStores(harness.dir);
     try {
-      const file = join(harness.dir, 'missing', 'erp-sync.db');
-      const location = pg.location();
-      if (location.type !== 'postgres') throw new Error('a postgres location');
-      const configs = [{ path: file }, location].map((store, i) =>
-        writeConfigFile(join(harness.dir, `missing-store-${i}.yaml`), {
-          erp: { type: 'file', path: harness.dir, stableMs: 0 },
-          store,
-          log: { level: 'silent' },
-        }),
-      );
-      const [sqlite, sqliteFix, postgres, postgresFix, sqliteStatus] = await Promise.all([
-        runCli(['audit', '--config', configs[0]!], env),
-        runCli(['audit', '--fix', '--inline', '--config', configs[0]!], env),
-        runCli(['audit', '--pipeline', 'stock', '--config', configs[1]!], env),
-        runCli(['audit', '--fix', '--config', configs[1]!], env),
-        runCli(['status', '--config', configs[0]!], env),
+      const [sqlite, sqliteFix, postgresAudit, postgresFix, sqliteStatus] = await Promise.all([
+        runCli(['audit', '--config', sqliteConfig], env),
+        runCli(['audit', '--fix', '--inline', '--config', sqliteConfig], env),
+        runCli(['audit', '--pipeline', 'stock', '--config', postgresConfig], env),
+        runCli(['audit', '--fix', '--config', postgresConfig], env),
+        runCli(['status', '--config', sqliteConfig], env),
       ]);
       for (const cli of [sqlite, sqliteFix])
         expect(cli.stderr).toBe(
           `erp-sync: store_failure: no store at ${file}: nothing has run with this store.path yet, or the path is wrong\n`,
         );
-      for (const cli of [postgres, postgresFix])
+      for (const cli of [postgresAudit, postgresFix])
         expect(cli.stderr).toContain(`no store at ${TEST_POSTGRES_URL} (schema ${location.schema})`);
-      const refused = [sqlite, sqliteFix, postgres, postgresFix];
+      const refused = [sqlite, sqliteFix, postgresAudit, postgresFix];
       expect(refused.map((cli) => cli.stdout).join('')).toBe('');
       expect(refused.map((cli) => cli.code)).toEqual(refused.map(() => sqliteStatus.code));
       expect(sqliteStatus.code).toBe(1);
       expect(existsSync(dirname(file))).toBe(false);
-      expect(() => pg.open({ mustExist: true }, location)).toThrow(StoreNotFoundError);
+      expect(() => postgres.open({ mustExist: true }, location)).toThrow(StoreNotFoundError);
     } finally {
-      pg.cleanup();
+      postgres.cleanup();
     }
   }, 90_000);
 });
