@@ -194,8 +194,8 @@ describe('erp-sync explain on a store that does not exist', () => {
 describe('erp-sync explain sku, in flight', () => {
   it('says when a push went out and its answer was never recorded (sent again next run)', async () => {
     const [fingerprint] = ctx.store.fingerprints.getMany('prices', [bulkSku(1)]).values();
-    ctx.store.fingerprints.markUnconfirmed('prices', [
-      { key: bulkSku(1), hash: `~${fingerprint!.hash}`, generation: fingerprint!.generation + 1 },
+    ctx.store.fingerprints.markInFlight('prices', ctx.store.generations.next('prices'), [
+      { key: bulkSku(1), hash: `~${fingerprint!.hash}` },
     ]);
     const story = await explainSku(ctx, bulkSku(1));
     expect(item(story, bulkSku(1)).prices).toMatchObject({
