@@ -216,7 +216,9 @@ async function ordersPart(world: World): Promise<string[]> {
     const requests = sandbox.requestLog.entries().length;
     const peak = peakRssMb(daemon.child.pid);
     // Where the poll's time goes: the list requests (answered by the sandbox in this process).
-    const lists = sandbox.requestLog.entries().filter((e) => e.method === 'GET' && e.path.endsWith('/orders'));
+    const lists = sandbox.requestLog
+      .entries()
+      .filter((e) => e.method === 'GET' && e.path.endsWith('/orders'));
     const lastAnswered = Math.max(...lists.map((e) => Date.parse(e.at) + e.durationMs));
     const served = lists.reduce((sum, e) => sum + e.durationMs, 0) / 1000;
     breakdown.push(
