@@ -5,10 +5,10 @@
  * `--version`, `--help`, `status` and `check`, against a bare `node -e 0` measured in the same run
  * (the floor: Node's own start). Layouts:
  * - installed: bin/erp-sync.js beside dist/ and no src/, as the Docker image runs it (dist is
- *   compiled into a temporary folder by `tsc -p tsconfig.build.json` first);
+ *   built into a temporary folder as `npm run build` builds it first: the bundle of dev/buildDist.ts);
  * - checkout: bin/erp-sync.js of this checkout, which runs the sources through tsx;
- * - with --before REF: the installed layout of another commit (git archive, compiled the same way,
- *   on this checkout's node_modules), to compare with in the same run.
+ * - with --before REF: the installed layout of another commit (git archive, built as that commit
+ *   builds it, on this checkout's node_modules), to compare with in the same run.
  * `status` and `check` run against a real deployment: the sandbox (in this process), a private
  * redis-server, the file adapter on config/sample, an existing store. Runs go round-robin (each
  * round runs every command once) so that the machine's load falls on all of them alike; the

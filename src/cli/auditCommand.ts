@@ -10,6 +10,7 @@ import type { HealOutcome } from '../sync/push/healDrift.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
 import { endQuietlyOnClosedPipe } from './storeCommands.js';
 import { healAuditDrift, type AuditFix } from './healAuditDrift.js';
+import { StoreNotFoundError } from '../store/index.js';
 import type { GlobalFlags } from './globalFlags.js';
 
 export interface AuditCommandOptions {
@@ -135,8 +136,14 @@ export async function audit(options: AuditCommandOptions): Promise<number> {
   const tty = Boolean(process.stderr.isTTY) && !options.json;
   let ctx;
   try {
-    ctx = await createSyncContext(config, logger, { client: operatorClientBounds(config.api) });
+    // Never creates a store, --fix included: its findings and pushes rest on what the store knows,
+    // and a mistyped path or schema would look like a store that knows nothing.
+    ctx = await createSyncContext(config, logger, {
+      client: operatorClientBounds(config.api),
+      storeMustExist: true,
+    });
   } catch (error) {
+    if (error instanceof StoreNotFoundError) throw error; // refused as status refuses it
     process.stderr.write(`erp-sync: audit could not start: ${describeError(error)}\n`);
     return 2;
   }

@@ -5,7 +5,7 @@ import { chunks } from '../store/chunks.js';
 import type { Store } from '../store/index.js';
 import { ImportClaims, type ClaimRequest } from './importClaims.js';
 import type { ImportBatchPayload, ImportPayload } from './jobTypes.js';
-import { importJobId } from './importJobId.js';
+import { importJobIds } from './importJobId.js';
 
 /** Orders of one `order-imports` job at most: a list page. */
 export const ORDERS_PER_IMPORT_JOB = 100;
@@ -76,8 +76,9 @@ export function createImportEnqueuer(options: ImportEnqueuerOptions): ImportEnqu
         const jobId = `orders-${batch[0]}-${batch.at(-1)}-${stamp}`;
         for (const id of batch) ownerOf.set(id, jobId);
       }
+      const singleIds = importJobIds(store, orderIds);
       const requests: ClaimRequest[] = orderIds.map((orderId) => {
-        const single = importJobId(store, orderId);
+        const single = singleIds.get(orderId)!;
         return { orderId, single, owner: ownerOf.get(orderId) ?? single };
       });
       const results = await claims.claim(requests);
@@ -108,7 +109,11 @@ export function createImportEnqueuer(options: ImportEnqueuerOptions): ImportEnqu
 
     async handOver(orders) {
       if (orders.length === 0) return;
-      const withIds = orders.map((order) => ({ ...order, jobId: importJobId(store, order.orderId) }));
+      const jobIds = importJobIds(
+        store,
+        orders.map((order) => order.orderId),
+      );
+      const withIds = orders.map((order) => ({ ...order, jobId: jobIds.get(order.orderId)! }));
       await claims.transfer(new Map(withIds.map((o) => [o.orderId, o.jobId])));
       await addSingles(withIds, options.retryDelayMs);
       // An id refused because the order's own job is kept finished (it failed before): that job again.

@@ -136,4 +136,24 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 72,
+    name: 'push batches in flight: one row per batch instead of a mark per item',
+    up(db) {
+      db.exec(`
+        -- A push batch whose answer is not recorded yet: its items as JSON [[key, marker], ...].
+        -- Its keys are in flight while no fingerprint of a later generation holds them. The row
+        -- goes when the answer is recorded; AUTOINCREMENT: an id is never handed out twice (a
+        -- reader caches the items by id).
+        CREATE TABLE inflight_batches (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          pipeline TEXT NOT NULL,
+          generation INTEGER NOT NULL,
+          items TEXT NOT NULL,
+          marked_at TEXT NOT NULL
+        );
+        CREATE INDEX inflight_batches_pipeline ON inflight_batches (pipeline, generation);
+      `);
+    },
+  },
 ];

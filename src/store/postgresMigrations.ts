@@ -184,4 +184,20 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 72,
+    name: 'push batches in flight: one row per batch instead of a mark per item',
+    up(db) {
+      db.exec(`
+        CREATE TABLE inflight_batches (
+          id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+          pipeline TEXT NOT NULL,
+          generation BIGINT NOT NULL,
+          items TEXT NOT NULL,
+          marked_at TEXT NOT NULL
+        );
+        CREATE INDEX inflight_batches_pipeline ON inflight_batches (pipeline, generation);
+      `);
+    },
+  },
 ];

@@ -16,8 +16,8 @@ for (let i = 0; i < Number(countText); i++) {
   numbers.push(generation);
   // In-flight marks of one key by both processes, each with its own scan's generation.
   const key = `M${i % 5}`;
-  const marked = store.fingerprints.markUnconfirmed('stock', [{ key, hash: `~${owner}`, generation }]);
-  marks.push({ key, generation, marked: marked.has(key) });
+  const { superseded } = store.fingerprints.markInFlight('stock', generation, [{ key, hash: `~${owner}` }]);
+  marks.push({ key, generation, marked: !superseded.has(key) });
   if (store.leases.acquire('stock', owner!, 60_000)) {
     leases++;
     if (store.cursors.get('section') !== null) overlaps++;

@@ -50,6 +50,8 @@ export function beginPushScan(
   options: Pick<RunOptions, 'full' | 'dryRun'>,
 ): PushScan {
   const { store } = ctx;
+  // Batches whose answers were lost and whose items were acknowledged since hold nothing in flight.
+  if (!options.dryRun) store.fingerprints.pruneInFlight(pipeline);
   return {
     pipeline,
     generation: options.dryRun ? 0 : store.generations.next(pipeline),
@@ -117,19 +119,24 @@ export function diffPushItems<W>(
 ): PushItem<W>[] {
   const { store } = ctx;
   const { pipeline } = scan;
-  const known = store.fingerprints.getMany(
-    pipeline,
-    items.map((item) => item.key),
-  );
+  // Batches in flight of this scan hold none of the keys it has still to read (a dry run has none).
+  // A full scan ignores what is known.
+  const known = scan.full
+    ? new Map<string, string | null>()
+    : store.fingerprints.hashes(
+        pipeline,
+        items.map((item) => item.key),
+        scan.dryRun ? {} : { before: scan.generation },
+      );
   const pending: PushItem<W>[] = [];
   for (const item of items) {
-    const fingerprint = scan.full ? undefined : known.get(item.key);
-    if (fingerprint?.missing) {
+    const hash = known.get(item.key);
+    if (hash === null) {
       summary.notFound += 1;
       summary.extra.knownMissing = (summary.extra.knownMissing ?? 0) + 1;
       scan.stillRejected.add(item.key);
-    } else if (fingerprint?.hash === item.hash) summary.unchanged += 1;
-    else if (fingerprint?.hash === refusedFingerprint(item.hash)) {
+    } else if (hash === item.hash) summary.unchanged += 1;
+    else if (hash === refusedFingerprint(item.hash)) {
       summary.rejected += 1;
       scan.stillRejected.add(item.key);
     } else pending.push(item);

@@ -85,25 +85,30 @@ export function bulkSender(
   return (wires) => kind.send(client, wires as PushWire[]);
 }
 
+/** A batch's items that went in flight, and the store's row of the batch (null: none did). */
+export interface InFlight<W> {
+  items: PushItem<W>[];
+  id: number | null;
+}
+
 /**
- * Before a batch goes out, in one transaction: the fingerprints of its items that no later scan
- * has written become "in flight", so that if its answer is lost (dropped connection, timeout, a
- * 502 after the upstream applied it, the process killed) the items stay unknown and the next run
- * sends them again whatever the ERP then says. The record stage replaces the marks with what the
- * platform answered. Returns the items it marked, the ones to send: an item a later scan has
- * written (a higher generation) is superseded, the guard behind the lease. Checking and marking
- * in one statement per item spares the batch a second read of its fingerprints.
+ * Before a batch goes out, in one transaction: its items that no later scan has written go in
+ * flight (one row for the batch, its keys with in-flight markers), so that if its answer is lost
+ * (dropped connection, timeout, a 502 after the upstream applied it, the process killed) the items
+ * stay unknown and the next run sends them again whatever the ERP then says. The record stage
+ * replaces the row with what the platform answered. An item a later scan has written or has in
+ * flight (a higher generation) is superseded, the guard behind the lease: left out, not sent.
  */
-export function markInFlight<W>(ctx: SyncContext, batch: PushBatch<W>): PushItem<W>[] {
-  const marked = ctx.store.fingerprints.markUnconfirmed(
+export function markInFlight<W>(ctx: SyncContext, batch: PushBatch<W>): InFlight<W> {
+  const { id, superseded } = ctx.store.fingerprints.markInFlight(
     batch.pipeline,
-    batch.items.map((item) => ({
-      key: item.key,
-      hash: inFlightFingerprint(item.hash),
-      generation: batch.generation,
-    })),
+    batch.generation,
+    batch.items.map((item) => ({ key: item.key, hash: inFlightFingerprint(item.hash) })),
   );
-  return batch.items.filter((item) => marked.has(item.key));
+  return {
+    id,
+    items: superseded.size ? batch.items.filter((item) => !superseded.has(item.key)) : batch.items,
+  };
 }
 
 /** The platform's answers to one batch, item by item. */
@@ -140,12 +145,14 @@ export async function sendPushItems<W>(
 /**
  * The record stage, one transaction: acknowledged values get their fingerprint, refused ones a
  * refused fingerprint and a reject, missing ones the not-on-the-platform mark and a reject; every
- * write with the batch's generation (it never overwrites a later scan's).
+ * write with the batch's generation (it never overwrites a later scan's); the batch's in-flight
+ * row (`inFlight`, from markInFlight) ends.
  */
 export function recordPushResult<W>(
   ctx: SyncContext,
   batch: Pick<PushBatch<W>, 'pipeline' | 'generation'>,
   result: SendResult<W>,
+  inFlight: number | null,
 ): Reject[] {
   const { pipeline, generation } = batch;
   const applied: FingerprintEntry[] = result.applied.map((item) => ({
@@ -173,6 +180,7 @@ export function recordPushResult<W>(
         generation,
       );
     if (rejects.length) store.rejects.recordMany(rejects);
+    if (inFlight !== null) store.fingerprints.settle(inFlight);
   });
   return rejects;
 }
@@ -196,13 +204,13 @@ export async function pushBatch<W>(
     rejectedKeys: [],
   };
   options.lease?.assertHeld();
-  const fresh = markInFlight(ctx, batch);
+  const { items: fresh, id: inFlight } = markInFlight(ctx, batch);
   outcome.superseded = batch.items.length - fresh.length;
   if (fresh.length === 0) return outcome;
   const log = ctx.logger.child({ pipeline: batch.pipeline });
   try {
     const result = await sendPushItems(ctx, batch.pipeline, fresh);
-    const rejects = recordPushResult(ctx, batch, result);
+    const rejects = recordPushResult(ctx, batch, result, inFlight);
     outcome.applied = result.applied.length;
     outcome.notFound = result.missing.length;
     outcome.rejected = result.refused.length;

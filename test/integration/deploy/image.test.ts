@@ -19,6 +19,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseConfig } from '../../../src/config.js';
 import { DEMO_KEYS, startSandbox } from '../../../src/sandbox/index.js';
 import { PROJECT_ROOT } from '../../support/cli.js';
+import { TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
 import { startPrivateRedis } from '../../../dev/redisServer.js';
 
 // The image itself is built and run by test/image/smoke.sh (CI, as root with a Docker engine).
@@ -385,6 +386,40 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     expect(demo.stdout).toContain('== Done.');
     // the demo keeps to its own temp store, even with the image's environment
     expect(existsSync(inRoot('/data/erp-sync.db'))).toBe(false);
+  });
+
+  it('the bundle starts the PostgreSQL store on its worker thread (dist/postgresWorker.js, found from any chunk)', async () => {
+    const stores = new TestStores('postgres');
+    try {
+      const location = stores.location();
+      if (location.type !== 'postgres') throw new Error('a postgres location');
+      stores.open({}, location).close();
+      const config = inRoot('/data/postgres-store.yaml');
+      writeFileSync(
+        config,
+        [
+          'api:',
+          '  baseUrl: http://127.0.0.1:9/api/v2',
+          '  apiKey: cms_not_asked_by_status',
+          'erp:',
+          '  type: file',
+          `  path: ${inRoot('/data/erp')}`,
+          'store:',
+          '  type: postgres',
+          `  url: ${location.url}`,
+          `  schema: ${location.schema}`,
+        ].join('\n'),
+      );
+      const status = await run('erp-sync', ['status', '--config', config], {
+        ...imageEnv(),
+        REDIS_URL: 'redis://127.0.0.1:9',
+      });
+      expect(status.stderr).toBe('');
+      expect(status.stdout).toContain(`store: ${TEST_POSTGRES_URL} (schema ${location.schema})`);
+      expect(status.code).toBe(0);
+    } finally {
+      stores.cleanup();
+    }
   });
 
   it('the default command starts the daemon with the image ENV and config: refused without a dashboard password, healthy with one, exit 0 on SIGTERM', async () => {

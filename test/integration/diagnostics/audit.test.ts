@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreNotFoundError } from '../../../src/store/StoreError.js';
 import type { AuditFix } from '../../../src/cli/healAuditDrift.js';
 import { runAudit, type AuditFinding, type AuditReport } from '../../../src/diagnostics/audit.js';
 import { runPrices } from '../../../src/sync/push/prices.js';
@@ -7,6 +10,8 @@ import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { runCli } from '../../support/cli.js';
 import { createPlatformOrder } from '../../support/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
+import { missingStores } from '../../support/missingStores.js';
+import { TEST_POSTGRES_URL } from '../../support/testStores.js';
 
 const RUN = { full: false, dryRun: false };
 const ALL = ['stock', 'prices', 'orders'] as const;
@@ -249,4 +254,33 @@ describe('erp-sync audit', () => {
     expect(cli.stderr).toMatch(/unknown pipeline\(s\) catalog/);
     expect(cli.code).toBe(64);
   });
+});
+
+describe('erp-sync audit on a store that does not exist', () => {
+  it('refuses it as status does (no store at ...), with --fix too, and creates no file and no schema', async () => {
+    const { file, location, sqliteConfig, postgresConfig, postgres } = missingStores(harness.dir);
+    try {
+      const [sqlite, sqliteFix, postgresAudit, postgresFix, sqliteStatus] = await Promise.all([
+        runCli(['audit', '--config', sqliteConfig], env),
+        runCli(['audit', '--fix', '--inline', '--config', sqliteConfig], env),
+        runCli(['audit', '--pipeline', 'stock', '--config', postgresConfig], env),
+        runCli(['audit', '--fix', '--config', postgresConfig], env),
+        runCli(['status', '--config', sqliteConfig], env),
+      ]);
+      for (const cli of [sqlite, sqliteFix])
+        expect(cli.stderr).toBe(
+          `erp-sync: store_failure: no store at ${file}: nothing has run with this store.path yet, or the path is wrong\n`,
+        );
+      for (const cli of [postgresAudit, postgresFix])
+        expect(cli.stderr).toContain(`no store at ${TEST_POSTGRES_URL} (schema ${location.schema})`);
+      const refused = [sqlite, sqliteFix, postgresAudit, postgresFix];
+      expect(refused.map((cli) => cli.stdout).join('')).toBe('');
+      expect(refused.map((cli) => cli.code)).toEqual(refused.map(() => sqliteStatus.code));
+      expect(sqliteStatus.code).toBe(1);
+      expect(existsSync(dirname(file))).toBe(false);
+      expect(() => postgres.open({ mustExist: true }, location)).toThrow(StoreNotFoundError);
+    } finally {
+      postgres.cleanup();
+    }
+  }, 90_000);
 });

@@ -16,7 +16,8 @@ import { createPlatformOrder } from '../../support/orderChecks.js';
 import { bulkSku, createHarness, type Harness } from '../../support/syncHarness.js';
 import { requireErpOrderPart } from '../../../src/erp/erpOrderPart.js';
 import { StoreNotFoundError } from '../../../src/store/StoreError.js';
-import { TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
+import { missingStores } from '../../support/missingStores.js';
+import { TEST_POSTGRES_URL } from '../../support/testStores.js';
 
 const RUN = { full: false, dryRun: false };
 let harness: Harness;
@@ -160,22 +161,12 @@ describe('erp-sync explain sku', () => {
 
 describe('erp-sync explain on a store that does not exist', () => {
   it('refuses it as status does (no store at ...), and creates no file and no schema', async () => {
-    const pg = new TestStores('postgres');
+    const { file, location, sqliteConfig, postgresConfig, postgres } = missingStores(harness.dir);
     try {
-      const file = join(harness.dir, 'missing', 'erp-sync.db');
-      const location = pg.location();
-      if (location.type !== 'postgres') throw new Error('a postgres location');
-      const configs = [{ path: file }, location].map((store, i) =>
-        writeConfigFile(join(harness.dir, `missing-store-${i}.yaml`), {
-          erp: { type: 'file', path: harness.dir, stableMs: 0 },
-          store,
-          log: { level: 'silent' },
-        }),
-      );
       const [sqliteSku, postgresOrder, sqliteStatus] = await Promise.all([
-        runCli(['explain', 'sku', bulkSku(1), '--config', configs[0]!], env),
-        runCli(['explain', 'order', '5001', '--config', configs[1]!], env),
-        runCli(['status', '--config', configs[0]!], env),
+        runCli(['explain', 'sku', bulkSku(1), '--config', sqliteConfig], env),
+        runCli(['explain', 'order', '5001', '--config', postgresConfig], env),
+        runCli(['status', '--config', sqliteConfig], env),
       ]);
       expect(sqliteSku.stderr).toContain(`no store at ${file}`);
       expect(postgresOrder.stderr).toContain(`no store at ${TEST_POSTGRES_URL} (schema ${location.schema})`);
@@ -184,9 +175,9 @@ describe('erp-sync explain on a store that does not exist', () => {
       expect(sqliteStatus.code).not.toBe(0);
       expect(existsSync(file)).toBe(false);
       expect(existsSync(dirname(file))).toBe(false);
-      expect(() => pg.open({ mustExist: true }, location)).toThrow(StoreNotFoundError);
+      expect(() => postgres.open({ mustExist: true }, location)).toThrow(StoreNotFoundError);
     } finally {
-      pg.cleanup();
+      postgres.cleanup();
     }
   }, 90_000);
 });
@@ -194,8 +185,8 @@ describe('erp-sync explain on a store that does not exist', () => {
 describe('erp-sync explain sku, in flight', () => {
   it('says when a push went out and its answer was never recorded (sent again next run)', async () => {
     const [fingerprint] = ctx.store.fingerprints.getMany('prices', [bulkSku(1)]).values();
-    ctx.store.fingerprints.markUnconfirmed('prices', [
-      { key: bulkSku(1), hash: `~${fingerprint!.hash}`, generation: fingerprint!.generation + 1 },
+    ctx.store.fingerprints.markInFlight('prices', ctx.store.generations.next('prices'), [
+      { key: bulkSku(1), hash: `~${fingerprint!.hash}` },
     ]);
     const story = await explainSku(ctx, bulkSku(1));
     expect(item(story, bulkSku(1)).prices).toMatchObject({

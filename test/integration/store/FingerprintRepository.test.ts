@@ -39,27 +39,136 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       });
     });
 
-    it('marks values unconfirmed (not acknowledged, not missing) unless a later generation holds the key', () => {
-      store.fingerprints.putMany('stock', [
-        { key: 'A', hash: 'q=1', generation: 1 },
-        { key: 'B', hash: 'q=2', generation: 9 },
+    it('puts a batch in flight as one row: its keys read as markers until its answer is recorded', () => {
+      const first = store.generations.next('stock');
+      store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation: first }]);
+      store.fingerprints.markMissing('stock', ['C'], first);
+      const generation = store.generations.next('stock');
+      const batches = () => store.db.prepare('SELECT count(*) FROM inflight_batches').pluck().get();
+      const mark = store.fingerprints.markInFlight('stock', generation, [
+        { key: 'A', hash: '~q=5' },
+        { key: 'C', hash: '~q=5' },
+        { key: 'D', hash: '~q=5' },
       ]);
-      store.fingerprints.markMissing('stock', ['C'], 1);
-      const marked = store.fingerprints.markUnconfirmed('stock', [
-        { key: 'A', hash: '~q=5', generation: 2 },
-        { key: 'B', hash: '~q=5', generation: 2 },
-        { key: 'C', hash: '~q=5', generation: 2 },
-        { key: 'D', hash: '~q=5', generation: 2 },
-      ]);
-      // B belongs to a later generation: the caller does not send it.
-      expect([...marked].sort()).toEqual(['A', 'C', 'D']);
-      const found = store.fingerprints.getMany('stock', ['A', 'B', 'C']);
-      expect(found.get('A')).toMatchObject({ hash: '~q=5', generation: 2, ackedAt: null, missing: false });
-      expect(found.get('B')).toMatchObject({ hash: 'q=2', generation: 9 });
+      expect(mark.superseded.size).toBe(0);
+      expect(batches()).toBe(1);
+      const found = store.fingerprints.getMany('stock', ['A', 'C', 'D']);
+      expect(found.get('A')).toMatchObject({ hash: '~q=5', generation, ackedAt: null, missing: false });
       expect(found.get('C')).toMatchObject({ hash: '~q=5', missing: false });
-      // The answer, recorded with the same generation, replaces the mark.
-      store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=5', generation: 2 }]);
-      expect(store.fingerprints.getMany('stock', ['A']).get('A')).toMatchObject({ hash: 'q=5' });
+      expect(found.get('D')).toMatchObject({ hash: '~q=5', ackedAt: null });
+      expect(store.fingerprints.hashes('stock', ['A', 'C', 'D'])).toEqual(
+        new Map([
+          ['A', '~q=5'],
+          ['C', '~q=5'],
+          ['D', '~q=5'],
+        ]),
+      );
+      // A scan's own batches hold none of the keys it has still to read: its diff skips them.
+      expect(store.fingerprints.hashes('stock', ['A', 'C'], { before: generation })).toEqual(
+        new Map([
+          ['A', 'q=1'],
+          ['C', null],
+        ]),
+      );
+      // In flight is not known: neither the acknowledged A nor the missing C counts.
+      expect(store.fingerprints.count('stock')).toEqual({ total: 0, missing: 0 });
+      // The answer, recorded with the same generation, ends the row.
+      store.transaction(() => {
+        store.fingerprints.putMany('stock', [
+          { key: 'A', hash: 'q=5', generation },
+          { key: 'C', hash: 'q=5', generation },
+          { key: 'D', hash: 'q=5', generation },
+        ]);
+        store.fingerprints.settle(mark.id!);
+      });
+      expect(batches()).toBe(0);
+      expect(store.fingerprints.getMany('stock', ['A']).get('A')).toMatchObject({ hash: 'q=5', generation });
+      expect(store.fingerprints.count('stock')).toEqual({ total: 3, missing: 0 });
+    });
+
+    it('leaves out keys a later generation holds, acknowledged or in flight (two scans racing)', () => {
+      const older = store.generations.next('stock');
+      const newer = store.generations.next('stock');
+      store.fingerprints.putMany('stock', [{ key: 'B', hash: 'q=2', generation: newer }]);
+      const later = store.fingerprints.markInFlight('stock', newer, [{ key: 'E', hash: '~q=7' }]);
+      const early = store.fingerprints.markInFlight('stock', older, [
+        { key: 'A', hash: '~q=1' },
+        { key: 'B', hash: '~q=1' },
+        { key: 'E', hash: '~q=1' },
+      ]);
+      expect([...early.superseded].sort()).toEqual(['B', 'E']);
+      const found = store.fingerprints.getMany('stock', ['A', 'B', 'E']);
+      expect(found.get('A')).toMatchObject({ hash: '~q=1', generation: older });
+      expect(found.get('B')).toMatchObject({ hash: 'q=2', generation: newer });
+      expect(found.get('E')).toMatchObject({ hash: '~q=7', generation: newer });
+      // The later batch's answer came first; the earlier one's (A only) never overwrites it.
+      store.transaction(() => {
+        store.fingerprints.putMany('stock', [{ key: 'E', hash: 'q=7', generation: newer }]);
+        store.fingerprints.settle(later.id!);
+      });
+      store.transaction(() => {
+        store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation: older }]);
+        store.fingerprints.settle(early.id!);
+      });
+      expect(store.fingerprints.hashes('stock', ['A', 'B', 'E'])).toEqual(
+        new Map([
+          ['A', 'q=1'],
+          ['B', 'q=2'],
+          ['E', 'q=7'],
+        ]),
+      );
+      // A batch with nothing fresh leaves no row.
+      expect(store.fingerprints.markInFlight('stock', older, [{ key: 'B', hash: '~q=0' }]).id).toBeNull();
+    });
+
+    it('keeps a batch whose answer was lost in flight until a later generation acknowledges its keys', () => {
+      const lost = store.generations.next('stock');
+      store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation: lost - 1 }]);
+      store.fingerprints.markInFlight('stock', lost, [
+        { key: 'A', hash: '~q=2' },
+        { key: 'B', hash: '~q=2' },
+      ]);
+      // Another repository on the same database (another process) sees it too.
+      const other = new FingerprintRepository(store.db);
+      expect(other.hashes('stock', ['A', 'B'])).toEqual(
+        new Map([
+          ['A', '~q=2'],
+          ['B', '~q=2'],
+        ]),
+      );
+      // The ERP went back to q=1: still sent, whatever it says. Nothing to prune yet.
+      expect(store.fingerprints.pruneInFlight('stock')).toBe(0);
+      const next = store.generations.next('stock');
+      store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation: next }]);
+      expect(store.fingerprints.hashes('stock', ['A', 'B'])).toEqual(
+        new Map([
+          ['A', 'q=1'],
+          ['B', '~q=2'],
+        ]),
+      );
+      expect(store.fingerprints.pruneInFlight('stock')).toBe(0);
+      store.fingerprints.markMissing('stock', ['B'], next);
+      expect(store.fingerprints.pruneInFlight('stock')).toBe(1);
+      expect(other.hashes('stock', ['A', 'B'])).toEqual(
+        new Map([
+          ['A', 'q=1'],
+          ['B', null],
+        ]),
+      );
+    });
+
+    it('reads a mark per item, as stores before batch rows wrote them, as in flight', () => {
+      // The row a push batch left in flight before the upgrade: its marker, not acknowledged.
+      store.db
+        .prepare(
+          `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES ('stock', 'A', '~q=5', 3, NULL, 0)`,
+        )
+        .run();
+      expect(store.fingerprints.hashes('stock', ['A'])).toEqual(new Map([['A', '~q=5']]));
+      expect(store.fingerprints.getMany('stock', ['A']).get('A')).toMatchObject({ ackedAt: null });
+      expect(store.fingerprints.count('stock')).toEqual({ total: 0, missing: 0 });
+      store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=5', generation: 3 }]);
+      expect(store.fingerprints.hashes('stock', ['A'])).toEqual(new Map([['A', 'q=5']]));
     });
 
     // How fast is bench:store's job; here, that 100k keys cost a statement per chunk, not per key.
@@ -77,7 +186,8 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
         'stock',
         entries.map((e) => e.key),
       );
-      expect(counted.executed).toBe(300);
+      // 200 reads of 500 keys and one look for batches in flight.
+      expect(counted.executed).toBe(301);
       expect(found.size).toBe(100_000);
       expect(found.get('SKU-0')!.hash).toBe('h0');
       expect(found.get('SKU-99999')!.hash).toBe('h99999');
@@ -122,8 +232,9 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       store.fingerprints.putMany('prices', [{ key: 'A', hash: 'h', generation: 1 }]);
       store.fingerprints.delete('stock', ['A']);
       expect([...store.fingerprints.getMany('stock', ['A', 'B']).keys()]).toEqual(['B']);
+      store.fingerprints.markInFlight('stock', store.generations.next('stock'), [{ key: 'C', hash: '~h' }]);
       store.fingerprints.clear('stock');
-      expect(store.fingerprints.getMany('stock', ['A', 'B']).size).toBe(0);
+      expect(store.fingerprints.getMany('stock', ['A', 'B', 'C']).size).toBe(0);
       expect(store.fingerprints.getMany('prices', ['A']).size).toBe(1);
     });
   });

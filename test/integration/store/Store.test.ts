@@ -1,11 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/Store.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
 import { POSTGRES_MIGRATIONS } from '../../../src/store/postgresMigrations.js';
 import { StoreError } from '../../../src/store/StoreError.js';
-import type { SqliteDatabase } from '../../../src/store/sql/SqliteDatabase.js';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrate } from '../../../src/store/migrate.js';
+import { SqliteDatabase } from '../../../src/store/sql/SqliteDatabase.js';
 import { tempDir } from '../../support/tempDir.js';
 import { STORE_KINDS, TestStores } from '../../support/testStores.js';
 
@@ -57,6 +59,41 @@ describe('openStore', () => {
     expect(store.db.prepare("SELECT name FROM sqlite_master WHERE name = 'extra'").pluck().get()).toBe(
       'extra',
     );
+  });
+
+  it('keeps the per-item in-flight marks of a store from before batch rows (version 71) in flight', () => {
+    const { path, open } = fileStore();
+    open().close();
+    rmSync(path);
+    // The store as version 71 made it, with what a push batch left: A in flight, B acknowledged.
+    const native = new BetterSqlite3(path);
+    migrate(
+      new SqliteDatabase(native),
+      MIGRATIONS.filter((m) => m.version < 72),
+    );
+    native.exec(`INSERT INTO generations (name, value) VALUES ('stock', 2);
+      INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES
+        ('stock', 'A', '~q=2', 2, NULL, 0), ('stock', 'B', 'q=1', 1, '2026-11-25T00:00:00.000Z', 0);`);
+    native.close();
+    const store = openStore(path);
+    cleanups.unshift(() => store.close());
+    // The ERP says q=1 again: A is still unknown (sent again), B unchanged.
+    expect(store.fingerprints.hashes('stock', ['A', 'B'])).toEqual(
+      new Map([
+        ['A', '~q=2'],
+        ['B', 'q=1'],
+      ]),
+    );
+    expect(store.fingerprints.count('stock')).toEqual({ total: 1, missing: 0 });
+    // A batch after the upgrade is a row of its own, and its answer replaces the old mark.
+    const generation = store.generations.next('stock');
+    const mark = store.fingerprints.markInFlight('stock', generation, [{ key: 'A', hash: '~q=1' }]);
+    expect(mark.superseded.size).toBe(0);
+    store.transaction(() => {
+      store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation }]);
+      store.fingerprints.settle(mark.id!);
+    });
+    expect(store.fingerprints.hashes('stock', ['A'])).toEqual(new Map([['A', 'q=1']]));
   });
 
   it('reports a failing migration as a StoreError naming it', () => {

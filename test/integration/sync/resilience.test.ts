@@ -53,8 +53,16 @@ describe('stock pipeline under overlap and crashes', () => {
     harness = await createHarness({ extraProducts: 3 });
     harness.writeStock(rows(3, 5));
     const ctx = await harness.context();
-    // As if a later, overlapping scan had confirmed 9 for SKU 2 (the lease normally prevents this).
-    ctx.store.fingerprints.putMany('stock', [{ key: bulkSku(2), hash: 'q=9', generation: 1_000_000 }]);
+    // As if a later, overlapping scan (the lease normally prevents this) had begun right after this
+    // run's and confirmed 9 for SKU 2 before this run's batch went out: it takes the next generation.
+    const { generations } = ctx.store;
+    const next = generations.next.bind(generations);
+    generations.next = (name) => {
+      generations.next = next;
+      const taken = next(name);
+      ctx.store.fingerprints.putMany('stock', [{ key: bulkSku(2), hash: 'q=9', generation: next(name) }]);
+      return taken;
+    };
     const summary = await runStock(ctx, RUN);
     expect(summary.extra.superseded).toBe(1);
     const bodies = harness.writes().map((entry) => (entry.body as { items: unknown[] }).items);
