@@ -56,7 +56,7 @@ function expectDaemonNarration({ result, metrics }: WatchedRun): void {
   expect(result.code, result.stderr).toBe(0);
   expect(result.stdout).toMatch(/^ {3}dashboard {2}http:\/\/127\.0\.0\.1:\d+\/queues$/m);
   // The start runs: the platform's 40 new orders in the outbox, the file's stock on the platform.
-  expect(result.stdout).toMatch(/daemon: orders run: 120 read, 40 import job\(s\)/);
+  expect(result.stdout).toMatch(/daemon: orders run: 120 read, 40 to import/);
   expect(result.stdout).toContain('outbox/orders: 40 order file(s)');
   expect(result.stdout).toContain('DEMO-0001 on the platform: 13 (stock.csv: 13)');
   // The file change reached the platform, read back through the API.
