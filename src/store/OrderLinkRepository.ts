@@ -209,7 +209,7 @@ export class OrderLinkRepository {
 
   getMany(ids: readonly number[]): Map<number, OrderLink> {
     const out = new Map<number, OrderLink>();
-    for (const row of this.#getMany.iterate(JSON.stringify(ids))) out.set(row.platform_order_id, toLink(row));
+    for (const row of this.#getMany.all(JSON.stringify(ids))) out.set(row.platform_order_id, toLink(row));
     return out;
   }
 

@@ -69,14 +69,14 @@ export class OrderSeenRepository {
   /** The ids among `ids` that a poll has already found. */
   known(ids: readonly number[]): Set<number> {
     const out = new Set<number>();
-    for (const row of this.#known.iterate(JSON.stringify(ids))) out.add(row.id);
+    for (const row of this.#known.all(JSON.stringify(ids))) out.add(row.id);
     return out;
   }
 
   /** The ids among `ids` found but not decided yet. */
   queuedAmong(ids: readonly number[]): Set<number> {
     const out = new Set<number>();
-    for (const row of this.#queuedAmong.iterate(JSON.stringify(ids))) out.add(row.id);
+    for (const row of this.#queuedAmong.all(JSON.stringify(ids))) out.add(row.id);
     return out;
   }
 

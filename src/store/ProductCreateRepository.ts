@@ -61,7 +61,7 @@ export class ProductCreateRepository {
   getMany(skus: readonly string[]): Map<string, ProductCreateRecord> {
     const out = new Map<string, ProductCreateRecord>();
     for (let i = 0; i < skus.length; i += CHUNK) {
-      for (const row of this.#getMany.iterate(JSON.stringify(skus.slice(i, i + CHUNK))))
+      for (const row of this.#getMany.all(JSON.stringify(skus.slice(i, i + CHUNK))))
         out.set(row.sku, toRecord(row));
     }
     return out;

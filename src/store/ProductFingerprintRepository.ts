@@ -30,7 +30,7 @@ export class ProductFingerprintRepository {
   getMany(skus: readonly string[]): Map<string, FieldFingerprints> {
     const out = new Map<string, FieldFingerprints>();
     for (let i = 0; i < skus.length; i += CHUNK) {
-      for (const row of this.#getMany.iterate(JSON.stringify(skus.slice(i, i + CHUNK))))
+      for (const row of this.#getMany.all(JSON.stringify(skus.slice(i, i + CHUNK))))
         out.set(row.sku, JSON.parse(row.fields) as FieldFingerprints);
     }
     return out;

@@ -81,7 +81,7 @@ export class ProductLinkRepository {
     const out = new Map<string, ProductLink>();
     for (const part of chunks(keys, CHUNK)) {
       const pairs = JSON.stringify(part.map((k) => [k.sku, k.variantSku ?? '']));
-      for (const row of this.#getMany.iterate(pairs)) {
+      for (const row of this.#getMany.all(pairs)) {
         const link = toLink(row);
         out.set(itemKeyString({ sku: link.sku, variantSku: link.variantSku ?? undefined }), link);
       }
@@ -90,8 +90,8 @@ export class ProductLinkRepository {
   }
 
   /**
-   * Every link, streamed from the database in SKU order. better-sqlite3 refuses writes on this
-   * connection while the iteration is open: finish (or collect) before writing.
+   * Every link, streamed from the database in SKU order (a page at a time on PostgreSQL). The store
+   * refuses writes while the iteration is open (as better-sqlite3 does): finish (or collect) first.
    */
   *all(): IterableIterator<ProductLink> {
     for (const row of this.#all.iterate()) yield toLink(row);

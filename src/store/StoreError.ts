@@ -9,3 +9,9 @@ export class StoreError extends ErpSyncError {
 
 /** A command that only looks found no store where the configuration points (it never creates one). */
 export class StoreNotFoundError extends StoreError {}
+
+/**
+ * A statement the store cannot run while an iteration over a result is open on its connection (a
+ * write, a transaction, the iterated statement itself), as better-sqlite3 refuses it on SQLite.
+ */
+export class StoreBusyError extends StoreError {}

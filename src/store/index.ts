@@ -1,5 +1,5 @@
 export { openStore, Store, type StoreOptions } from './Store.js';
-export { StoreError, StoreNotFoundError } from './StoreError.js';
+export { StoreBusyError, StoreError, StoreNotFoundError } from './StoreError.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
 export type { ProductLink } from './ProductLinkRepository.js';
 export type { Fingerprint, FingerprintEntry, FingerprintPipeline } from './FingerprintRepository.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { StoreError } from '../StoreError.js';
+import { StoreBusyError, StoreError } from '../StoreError.js';
 import { POSTGRES } from './dialect.js';
 import { positionalSql, type PositionalSql } from './positionalSql.js';
 import type { RunResult, SqlDatabase, SqlStatement } from './SqlDatabase.js';
@@ -16,6 +16,9 @@ export interface PostgresConnectionOptions {
   /** How long one statement (or a wait for another host's write transaction) may take (ms). */
   timeoutMs?: number;
 }
+
+/** Rows an iteration fetches per round trip (its server-side cursor's page): what it holds at once. */
+export const ITERATE_PAGE_ROWS = 1000;
 
 /** How much longer than the statement timeout the caller waits for a worker that does not answer. */
 const HARD_TIMEOUT_MARGIN_MS = 10_000;
@@ -53,6 +56,9 @@ export class PostgresDatabase implements SqlDatabase {
   #open = true;
   #depth = 0;
   #statements = 0;
+  #cursors = 0;
+  /** The open iterations (their cursor's name), each with the transaction depth it began at. */
+  readonly #iterations = new Map<string, number>();
 
   constructor(options: PostgresConnectionOptions) {
     if (!SCHEMA_NAME.test(options.schema)) {
@@ -90,34 +96,104 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   exec(sql: string): void {
+    this.assertNotIterating('a statement');
+    this.#exec(sql);
+  }
+
+  #exec(sql: string): void {
     this.request({ op: 'exec', sql, inTransaction: this.inTransaction });
   }
 
   transaction<T>(fn: () => T): T {
+    this.assertNotIterating('a transaction');
     const depth = this.#depth;
     if (depth === 0) this.request({ op: 'begin', lockKey: this.lockKey });
-    else this.exec(`SAVEPOINT s${depth}`);
+    else this.#exec(`SAVEPOINT s${depth}`);
     this.#depth += 1;
     let result: T;
     try {
       result = fn();
       if (isThenable(result)) throw new TypeError('Transaction function cannot return a promise');
+      this.assertNotIterating('the end of a transaction');
     } catch (error) {
       try {
-        this.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`);
+        this.#exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT s${depth}; RELEASE SAVEPOINT s${depth}`);
       } catch {
         // The connection is gone: the server rolled the transaction back. The first error is the one to tell.
       } finally {
-        this.#depth = depth;
+        this.#endLevel(depth);
       }
       throw error;
     }
     try {
-      this.exec(depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT s${depth}`);
+      this.#exec(depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT s${depth}`);
     } finally {
-      this.#depth = depth;
+      this.#endLevel(depth);
     }
     return result;
+  }
+
+  /** A transaction level ended: the cursors it opened are gone with it. */
+  #endLevel(depth: number): void {
+    this.#depth = depth;
+    for (const [cursor, began] of this.#iterations) if (began > depth) this.#iterations.delete(cursor);
+  }
+
+  /**
+   * As better-sqlite3 on SQLite: while an iteration is open, reads run, but a write, exec or a
+   * transaction (its start or its end) is refused. The rule is the same on both stores, so code
+   * proven on one runs on the other.
+   */
+  assertNotIterating(what: string): void {
+    if (this.#iterations.size === 0) return;
+    throw new StoreBusyError(
+      `the store at ${this.#where} is busy: ${what} while an iteration over a result is open (finish the loop or leave it first)`,
+    );
+  }
+
+  /**
+   * The rows of a SELECT through a server-side cursor, a page per round trip: the process holds
+   * one page, whatever the result's size. Outside a transaction the cursor is WITH HOLD (it
+   * outlives the implicit transaction of its DECLARE, so other reads run between pages); inside
+   * one it sees the transaction and ends with it. Leaving the loop early (return()) closes it.
+   */
+  *iterate(sql: string, params: unknown[], arrays: boolean): Generator<unknown, undefined, undefined> {
+    const cursor = `c${++this.#cursors}`;
+    const rowMode = arrays ? { rowMode: 'array' as const } : {};
+    this.#iterations.set(cursor, this.#depth);
+    let open = false;
+    try {
+      let page = this.request({
+        op: 'declare',
+        cursor,
+        sql,
+        params,
+        hold: this.#depth === 0,
+        pageRows: ITERATE_PAGE_ROWS,
+        inTransaction: this.inTransaction,
+        ...rowMode,
+      });
+      open = !page.done;
+      for (;;) {
+        yield* page.rows;
+        if (!open) return undefined;
+        if (!this.#iterations.has(cursor)) {
+          throw new StoreError(
+            `the store at ${this.#where}: an iteration was left open past the end of its transaction`,
+          );
+        }
+        page = this.request({ op: 'fetch', cursor, pageRows: ITERATE_PAGE_ROWS, ...rowMode });
+        open = !page.done;
+      }
+    } finally {
+      if (this.#iterations.delete(cursor) && open) {
+        try {
+          this.request({ op: 'closeCursor', cursor });
+        } catch {
+          // A lost connection took the cursor with it; an aborted transaction ends it at its rollback.
+        }
+      }
+    }
   }
 
   immediateTransaction<T>(fn: () => T): T {
@@ -137,7 +213,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   /** Posts one request to the worker and waits for its answer. */
-  request(request: WorkerRequest): { rows: unknown[]; rowCount: number } {
+  request(request: WorkerRequest): { rows: unknown[]; rowCount: number; done?: boolean } {
     if (!this.#open) throw new StoreError(`the store at ${this.#where} is closed`);
     if (!this.#worker && this.#depth > 0) {
       throw new StoreError(`the store at ${this.#where} stopped answering inside a transaction`);
@@ -194,6 +270,7 @@ export class PostgresDatabase implements SqlDatabase {
 
 class PostgresStatement<P extends unknown[] | object, R> implements SqlStatement<P, R> {
   #rowMode: 'object' | 'array' | 'pluck' = 'object';
+  #iterating = false;
 
   constructor(
     private readonly db: PostgresDatabase,
@@ -215,7 +292,30 @@ class PostgresStatement<P extends unknown[] | object, R> implements SqlStatement
   }
 
   iterate(...params: unknown[]): IterableIterator<R> {
-    return this.#query(params).rows[Symbol.iterator]();
+    // DECLARE takes a SELECT only: a write's rows (RETURNING) come in one answer.
+    if (this.write) return this.#query(params).rows[Symbol.iterator]();
+    this.#assertIdle();
+    return this.#pages(this.#values(params));
+  }
+
+  *#pages(values: unknown[]): Generator<R, undefined, undefined> {
+    this.#iterating = true;
+    try {
+      for (const row of this.db.iterate(this.sql.text, values, this.#rowMode !== 'object'))
+        yield (this.#rowMode === 'pluck' ? (row as unknown[])[0] : row) as R;
+    } finally {
+      this.#iterating = false;
+    }
+    return undefined;
+  }
+
+  #assertIdle(): void {
+    if (this.#iterating) {
+      throw new StoreBusyError(
+        `the store at ${this.db.where} is busy: this statement's iteration is open (finish the loop or leave it first)`,
+      );
+    }
+    if (this.write) this.db.assertNotIterating('a write');
   }
 
   raw(): SqlStatement<P, R> {
@@ -229,6 +329,7 @@ class PostgresStatement<P extends unknown[] | object, R> implements SqlStatement
   }
 
   #query(params: unknown[]): { rows: R[]; rowCount: number } {
+    this.#assertIdle();
     const answer = this.db.request({
       op: 'query',
       sql: this.sql.text,

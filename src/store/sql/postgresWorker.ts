@@ -36,10 +36,30 @@ export type WorkerRequest =
       lockKey?: string;
     }
   | { op: 'begin'; lockKey: string }
+  | {
+      /** Opens a server-side cursor over a SELECT and fetches its first page. */
+      op: 'declare';
+      cursor: string;
+      sql: string;
+      params: unknown[];
+      rowMode?: 'array';
+      /** Outside a transaction: the cursor outlives the statement's own (WITH HOLD). */
+      hold: boolean;
+      pageRows: number;
+      inTransaction: boolean;
+    }
+  | { op: 'fetch'; cursor: string; pageRows: number; rowMode?: 'array' }
+  | { op: 'closeCursor'; cursor: string }
   | { op: 'close' };
 
 export type WorkerAnswer =
-  { rows: unknown[]; rowCount: number } | { error: { message: string; code?: string } };
+  | {
+      rows: unknown[];
+      rowCount: number;
+      /** A cursor's last page: the cursor is closed. */
+      done?: boolean;
+    }
+  | { error: { message: string; code?: string } };
 
 /**
  * BEGIN and the store's lock in one round trip (the simple protocol takes both; the key is ours,
@@ -76,6 +96,9 @@ const RECONNECT_WAIT_MS = 1_000;
 
 async function connected(connection: WorkerData['connection'], request: WorkerRequest): Promise<pg.Client> {
   if (client) return client;
+  if (request.op === 'fetch') {
+    throw new Error('the connection to PostgreSQL was lost during an iteration: its cursor is gone');
+  }
   if ('inTransaction' in request && request.inTransaction) {
     throw new Error(
       'the connection to PostgreSQL was lost inside a transaction: the transaction was rolled back',
@@ -134,12 +157,39 @@ function lose(which: pg.Client | undefined): void {
   which.end().catch(() => undefined);
 }
 
+/** A cursor's name as SQL: ours are c1, c2, ... */
+function cursorName(name: string): string {
+  if (!/^c\d+$/.test(name)) throw new Error(`not a cursor name: ${name}`);
+  return name;
+}
+
+/**
+ * The next page of a cursor; a short page is the last, and the cursor is closed with it (a WITH
+ * HOLD cursor would otherwise keep its result on the server until the connection ends).
+ */
+async function fetchPage(
+  db: pg.Client,
+  cursor: string,
+  pageRows: number,
+  rowMode: 'array' | undefined,
+): Promise<WorkerAnswer> {
+  const { rows } = await db.query({
+    text: `FETCH FORWARD ${Math.trunc(pageRows)} FROM ${cursorName(cursor)}`,
+    ...(rowMode ? { rowMode } : {}),
+  });
+  const done = rows.length < pageRows;
+  if (done) await db.query(`CLOSE ${cursorName(cursor)}`);
+  return { rows, rowCount: rows.length, done };
+}
+
 async function answer(request: WorkerRequest, connection: WorkerData['connection']): Promise<WorkerAnswer> {
   if (request.op === 'close') {
     await client?.end();
     client = undefined;
     return { rows: [], rowCount: 0 };
   }
+  // A cursor of a lost connection went with it: nothing to close.
+  if (request.op === 'closeCursor' && !client) return { rows: [], rowCount: 0 };
   const db = await connected(connection, request);
   switch (request.op) {
     case 'connect':
@@ -149,6 +199,17 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
       return { rows: [], rowCount: 0 };
     case 'begin':
       await begin(db, request.lockKey);
+      return { rows: [], rowCount: 0 };
+    case 'declare':
+      await db.query({
+        text: `DECLARE ${cursorName(request.cursor)} NO SCROLL CURSOR ${request.hold ? 'WITH HOLD ' : ''}FOR ${request.sql}`,
+        values: request.params,
+      });
+      return fetchPage(db, request.cursor, request.pageRows, request.rowMode);
+    case 'fetch':
+      return fetchPage(db, request.cursor, request.pageRows, request.rowMode);
+    case 'closeCursor':
+      await db.query(`CLOSE ${cursorName(request.cursor)}`);
       return { rows: [], rowCount: 0 };
     case 'query': {
       const query = {
