@@ -303,17 +303,15 @@ export class FingerprintRepository {
   }
 
   /**
-   * Ends the rows of batches whose every key a later generation's fingerprint holds: their
-   * answers were lost and their items sent again and acknowledged since, so they hold nothing in
-   * flight any more. Returns how many ended.
+   * Ends the rows of batches whose every key is settled since (`answers`): their answers were
+   * lost and their items sent again and answered, by a retry of the batch or a later scan, so they
+   * hold nothing in flight any more. Returns how many ended.
    */
   pruneInFlight(pipeline: FingerprintPipeline): number {
     let ended = 0;
     for (const [id, batch] of this.#openById(pipeline, ALL_GENERATIONS)) {
       const stored = this.#stored(pipeline, [...batch.markers.keys()]);
-      const held = [...batch.markers.keys()].every(
-        (key) => (stored.get(key)?.generation ?? -1) > batch.generation,
-      );
+      const held = [...batch.markers.keys()].every((key) => answers(stored.get(key), batch.generation));
       if (!held) continue;
       this.settle(id);
       ended += 1;
@@ -371,7 +369,7 @@ export class FingerprintRepository {
   }
 }
 
-/** The marker of the latest open batch holding the key, unless a later generation's fingerprint holds it. */
+/** The marker of the latest open batch holding the key, unless a stored row settles it (`answers`). */
 function inFlightMarker(
   open: readonly OpenBatch[],
   key: string,
@@ -383,6 +381,19 @@ function inFlightMarker(
     if (hash !== undefined && (!found || batch.generation > found.generation))
       found = { hash, generation: batch.generation };
   }
-  if (!found || (stored && stored.generation > found.generation)) return null;
+  if (!found || answers(stored, found.generation)) return null;
   return found;
+}
+
+/**
+ * The stored row settles a batch of this generation for its key: a later generation's row, or an
+ * answer (acknowledged or not found) of the same generation, that is of the same read value, which
+ * a retry of the batch whose first answer was lost (a transient failure, the process killed) got.
+ */
+function answers(stored: Fingerprint | undefined, generation: number): boolean {
+  if (!stored) return false;
+  return (
+    stored.generation > generation ||
+    (stored.generation === generation && (stored.ackedAt !== null || stored.missing))
+  );
 }

@@ -157,6 +157,34 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       );
     });
 
+    it('ends a batch whose first answer was lost once a retry of it is answered (same generation)', () => {
+      const generation = store.generations.next('stock');
+      const batch = [
+        { key: 'A', hash: '~q=2' },
+        { key: 'B', hash: '~q=2' },
+      ];
+      // The first attempt's answer is lost (a timeout, the process killed): its row stays.
+      store.fingerprints.markInFlight('stock', generation, batch);
+      // The retry (BullMQ's next attempt, the same batch and generation) is answered.
+      const retry = store.fingerprints.markInFlight('stock', generation, batch);
+      expect(retry.superseded.size).toBe(0);
+      store.transaction(() => {
+        store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=2', generation }]);
+        store.fingerprints.markMissing('stock', ['B'], generation);
+        store.fingerprints.settle(retry.id!);
+      });
+      // Both keys are answered: the next scan finds A unchanged and B missing, and sends neither.
+      expect(store.fingerprints.hashes('stock', ['A', 'B'], { before: generation + 1 })).toEqual(
+        new Map([
+          ['A', 'q=2'],
+          ['B', null],
+        ]),
+      );
+      expect(store.fingerprints.count('stock')).toEqual({ total: 2, missing: 1 });
+      expect(store.fingerprints.pruneInFlight('stock')).toBe(1);
+      expect(store.db.prepare('SELECT count(*) FROM inflight_batches').pluck().get()).toBe(0);
+    });
+
     it('reads a mark per item, as stores before batch rows wrote them, as in flight', () => {
       // The row a push batch left in flight before the upgrade: its marker, not acknowledged.
       store.db
