@@ -129,7 +129,7 @@ async function startRuns({ api, erpDir, runs, signal }: Step): Promise<boolean> 
   if (!imported) return false;
   detail(
     `outbox/orders: ${outboxOrders(erpDir).length} order file(s), one per new platform order ` +
-      '(a poll that lists an order again queues the same job id: BullMQ keeps one)',
+      '(a poll that lists an order again hands it to no second job: each order is claimed by one)',
   );
   detail(
     `${CHANGED_SKU} on the platform: ${await platformStock(api, CHANGED_SKU)} (stock.csv: ${fileStock(erpDir, CHANGED_SKU)})`,
