@@ -107,6 +107,7 @@ CREATE TABLE IF NOT EXISTS orders (
   created_at TEXT NOT NULL, updated_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS orders_company ON orders(company_id, id);
+CREATE INDEX IF NOT EXISTS orders_customer ON orders(customer_id);
 CREATE TABLE IF NOT EXISTS order_items (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   order_id INTEGER NOT NULL REFERENCES orders(id),
