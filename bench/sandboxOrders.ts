@@ -21,7 +21,10 @@ const ORDERS = numberArg('orders', 10_000);
 const ROUNDS = numberArg('rounds', 3);
 const PER_PAGE = 100;
 
-async function walkPages(url: string, key: string): Promise<{ pages: number; wallMs: number; cpuMs: number }> {
+async function walkPages(
+  url: string,
+  key: string,
+): Promise<{ pages: number; wallMs: number; cpuMs: number }> {
   const pages = Math.ceil(ORDERS / PER_PAGE);
   const cpu = process.cpuUsage();
   const started = performance.now();
