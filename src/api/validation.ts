@@ -237,12 +237,8 @@ function checkBulk(operation: string, items: unknown, checkItem: (check: InputCh
     if (items.length > LIMITS.bulkItemsMax)
       check.add('items', `must hold at most ${LIMITS.bulkItemsMax} items`);
     for (let index = 0; index < items.length; index++) {
-      const raw: unknown = items[index];
-      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-        check.add(`items.${index}`, 'must be an object');
-        continue;
-      }
-      const item = raw as Input;
+      const item = requireObject(check, items[index], `items.${index}`);
+      if (!item) continue;
       check.inItem(index);
       if (item.id === undefined && item.sku === undefined) check.add('id', 'id or sku is required');
       check.id(item, 'id');
