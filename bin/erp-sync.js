@@ -15,11 +15,14 @@
 // sources through tsx, so an edit counts at once and no build can go stale; an installed copy (the
 // Docker image, an npm-installed package, a host install after `npm prune --omit=dev`: no src/ or
 // no tsx) runs the compiled dist/. Two existence checks decide, nothing is walked or compared.
-import { existsSync, readFileSync } from 'node:fs';
-import module from 'node:module';
-import { dirname, join } from 'node:path';
-import process from 'node:process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+/* global process */
+// Built-in modules through process.getBuiltinModule, not `import`: an ES import of node:fs reads
+// every export, and its lazy getters load all of node:stream at each start (bench/RESULTS.md, "CLI
+// start"); `import process from 'node:process'` would create process.stdout.
+const { existsSync, readFileSync } = process.getBuiltinModule('node:fs');
+const module = process.getBuiltinModule('node:module');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

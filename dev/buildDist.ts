@@ -13,6 +13,7 @@
  * PostgreSQL store's worker thread), ./demoJanitorMain.js (the demo's janitor process).
  */
 import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { PROJECT_ROOT } from './projectPaths.js';
@@ -53,6 +54,48 @@ const externals: Plugin = {
   },
 };
 
+/**
+ * Node's built-in modules, each loaded at the first use of one of its exports, not when a chunk
+ * that imports it starts. An ES import of a built-in loads it at once and reads every export
+ * (each lazy getter with it: `import { existsSync } from 'node:fs'` loads all of node:stream for
+ * fs.ReadStream), so a short command paid for node:crypto (node-cron's ids, the store's hashes),
+ * node:child_process (commander's executable subcommands), node:worker_threads (the PostgreSQL
+ * store) and their dependencies without using them (bench/RESULTS.md, "CLI start"). Each becomes a
+ * CommonJS module of getters over the exports this Node has (Object.keys at build time; the image
+ * builds with the Node it runs), through which the bundle reads an export where the code uses it.
+ */
+const builtins: Plugin = {
+  name: 'builtins',
+  setup(esbuild) {
+    const names = new Set(builtinModules.map((name) => name.replace(/^node:/, '')));
+    esbuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      return names.has(name) ? { path: `node:${name}`, namespace: 'builtin' } : undefined;
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
+      const exported = process.getBuiltinModule(args.path) as object;
+      // A module that is a function (node:events, node:stream, node:assert) is called or extended
+      // as such, and node:process is loaded already: taken as they are.
+      if (typeof exported === 'function' || args.path === 'node:process')
+        return { contents: `module.exports = ${get};`, loader: 'js' };
+      return {
+        contents: [
+          'let loaded;',
+          `const load = () => (loaded ??= ${get});`,
+          `for (const key of ${JSON.stringify(Object.keys(exported))})`,
+          '  Object.defineProperty(exports, key, {',
+          '    enumerable: true,',
+          '    get: () => load()[key],',
+          '    set: (value) => { load()[key] = value; },',
+          '  });',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? join(PROJECT_ROOT, 'dist') : resolve(process.argv[at + 1]!);
 rmSync(outdir, { recursive: true, force: true });
@@ -67,11 +110,12 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22',
-  // The bundled CommonJS libraries (ioredis, yaml's ...) call require(): an ES module has none.
+  // The bundled CommonJS libraries (yaml, ioredis ...) call require(): an ES module has none. Made
+  // at the first call: most chunks never make one.
   banner: {
-    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+    js: 'let __require;\nconst require = (id) => (__require ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id);',
   },
   sourcemap: !process.argv.includes('--no-source-maps'),
-  plugins: [externals],
+  plugins: [builtins, externals],
   logLevel: 'warning',
 });
