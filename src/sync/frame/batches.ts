@@ -16,8 +16,11 @@ export async function* batches<T>(
   let group: T[] = [];
   if (isGrouped(source)) {
     for await (const part of source.groups()) {
-      for (const item of part) {
-        group.push(item);
+      // Indexed: this loop stays in V8's baseline code for the whole read (a generator's frame
+      // is not replaced by optimised code while it runs), where a for-of allocates an iterator
+      // result per item: about 4 MB per 100k rows in a heap profile of `run-once`.
+      for (let at = 0; at < part.length; at++) {
+        group.push(part[at]!);
         if (group.length >= size) {
           yield group;
           group = [];

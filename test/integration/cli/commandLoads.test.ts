@@ -129,6 +129,8 @@ describe('what each command loads', () => {
     const off = await dependenciesLoadedBy(['run-once', '--only', 'stock', '--config', configs.redisUp]);
     expect(off.loaded).toContain('undici');
     expect(tracing(off.loaded)).toEqual([]);
+    // Not on a terminal (stderr is not a TTY here): progress is log lines, the bar is not loaded.
+    expect(off.loaded).not.toContain('cli-progress');
 
     // A collector that is not there: the run goes on, the spans are lost.
     const on = await dependenciesLoadedBy(['run-once', '--only', 'stock', '--config', configs.redisUp], {
