@@ -145,7 +145,10 @@ export function diffPushItems<W>(
       scan.stillRejected.add(item.key);
     } else pending.push(item);
   }
-  const healed = items.filter((item) => scan.openRejects.has(item.key) && !scan.stillRejected.has(item.key));
+  // No open reject (the usual case): nothing to heal, no look-up per item.
+  const healed = scan.openRejects.size
+    ? items.filter((item) => scan.openRejects.has(item.key) && !scan.stillRejected.has(item.key))
+    : [];
   if (healed.length) {
     store.rejects.resolveMany(
       pipeline,

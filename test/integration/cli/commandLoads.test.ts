@@ -110,7 +110,7 @@ describe('what each command loads', () => {
     }
   });
 
-  it('check loads the file adapter and the store, but no BullMQ, no ioredis and no undici', async () => {
+  it('check loads the file adapter and the store, but no BullMQ, no ioredis, no undici and no pino', async () => {
     const check = await dependenciesLoadedBy(['check', '--config', configs.redisUp]);
     // Exit 0: every line ok, GET /account included (over node:http, the client's oneShot).
     expect(check.code).toBe(0);
@@ -120,6 +120,8 @@ describe('what each command loads', () => {
     expect(check.loaded).not.toContain('ioredis');
     expect(check.loaded).not.toContain('iconv-lite');
     expect(check.loaded).not.toContain('undici');
+    // Its logger is silent (silentLogger): pino is loaded by a logger that writes.
+    expect(check.loaded).not.toContain('pino');
     expect(check.loaded.filter((name) => NEVER.includes(name))).toEqual([]);
   });
 
