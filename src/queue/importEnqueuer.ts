@@ -136,6 +136,9 @@ export function createImportEnqueuer(options: ImportEnqueuerOptions): ImportEnqu
   };
 }
 
+/** Orders of a page's job near the scan's end at least: a job costs its own queue and store round trips. */
+const SMALLEST_PAGE_JOB = 25;
+
 /**
  * How many jobs one list page's `count` orders go into while the scan goes on: one while many
  * orders follow; near the scan's end, jobs of about the remaining orders' share per runner, so
@@ -143,7 +146,8 @@ export function createImportEnqueuer(options: ImportEnqueuerOptions): ImportEnqu
  */
 export function pageJobs(count: number, ordersAfter: number, runners: number): number {
   if (count === 0) return 0;
-  const size = Math.min(ORDERS_PER_IMPORT_JOB, Math.max(1, Math.ceil((count + ordersAfter) / runners)));
+  const share = Math.ceil((count + ordersAfter) / runners);
+  const size = Math.min(ORDERS_PER_IMPORT_JOB, Math.max(SMALLEST_PAGE_JOB, share));
   return Math.ceil(count / size);
 }
 

@@ -60,6 +60,9 @@ export type FoundImporter = (
 /** The store cursor holding the lowest order id recorded by a scan that has not finished (orderPoll.ts). */
 const SCAN_LOW = 'orders.scan.unfinished_below';
 
+/** Pages of a scan recorded in one transaction at most (the first alone, then 2, 4, ...). */
+const MAX_PAGES_PER_RECORD = 16;
+
 async function pollOrders(run: PipelineRun, importer: OrderImporter): Promise<void> {
   const { ctx, options, summary, lease } = run;
   // An ERP that takes no platform orders (capabilities.orders.import): nothing to poll for it.
@@ -136,7 +139,7 @@ export async function discoverOrders(
   const fetchPage = orderListPages(ctx.client, ctx.config.orders.perPage, onUnreadable);
   const importable = new Set(ctx.config.orders.importStatuses);
   let skipped = 0;
-  /** One page's unseen orders, recorded as queued (or decided) in one transaction with the scan's low mark. */
+  /** Unseen orders of some pages, recorded as queued (or decided) in one transaction with the scan's low mark. */
   const record = async (found: ListedRecord[], pagesLeft: number): Promise<void> => {
     for (const listed of found) {
       if (listed.problem !== null)
@@ -176,6 +179,22 @@ export async function discoverOrders(
         pagesLeft * ctx.config.orders.perPage,
       );
   };
+  // The first page alone, so its imports start at once, then twice as many pages each time: each
+  // commit rewrites the tables' shared pages (and adds to the write-ahead log), and one a page cost
+  // the poll about 3 ms a page more at 10k orders.
+  let pending: ListedRecord[] = [];
+  let pendingPages = 0;
+  let group = 1;
+  const gather = async (found: ListedRecord[], pagesLeft: number): Promise<void> => {
+    pending.push(...found);
+    pendingPages += 1;
+    if (pendingPages < group && pagesLeft > 0) return;
+    const orders = pending;
+    pending = [];
+    pendingPages = 0;
+    group = Math.min(group * 2, MAX_PAGES_PER_RECORD);
+    await record(orders, pagesLeft);
+  };
   const unfinished = ctx.store.cursors.get(SCAN_LOW);
   const scan = await scanForUnseenOrders<ListedRecord>(
     (page) => {
@@ -183,8 +202,9 @@ export async function discoverOrders(
       return fetchPage(page);
     },
     (ids) => repos.seen.known(ids),
-    { unfinishedBelow: unfinished === null ? null : Number(unfinished), onUnseen: record },
+    { unfinishedBelow: unfinished === null ? null : Number(unfinished), onUnseen: gather },
   );
+  if (pending.length > 0) await record(pending, 0);
   // Finished: every page down to the block known before was recorded.
   if (!options.dryRun && (unfinished !== null || scan.unseen.length > 0)) ctx.store.cursors.delete(SCAN_LOW);
   return { scan, listed, skipped, unreadable };

@@ -89,17 +89,18 @@ describe('a scan that stops part-way', () => {
     const sku = await sellableSku(world.api);
     const created: number[] = [];
     for (let i = 0; i < 9; i++) created.push((await createPlatformOrder(world.api, sku)).id);
-    // The third list page fails: the first two (the 4 newest orders) are recorded, the rest not.
+    // The fourth list page fails: the first three (the 6 newest orders: page 1 recorded alone, then
+    // pages 2 and 3 together) are recorded, the rest not.
     let lists = 0;
     const stop = world.sandbox.requestLog.onEntry((entry) => {
-      if (entry.method === 'GET' && entry.path === '/api/v2/orders' && ++lists === 2)
+      if (entry.method === 'GET' && entry.path === '/api/v2/orders' && ++lists === 3)
         world!.sandbox.setFaults('error_rate=1,only=GET /orders');
     });
     await expect(discoverOrders(await world.context())).rejects.toThrow();
     stop();
     world.sandbox.setFaults(null);
     const seen = orderRepositoriesOf((await world.context()).store).seen;
-    expect(seen.queued()).toEqual(created.slice(-4));
+    expect(seen.queued()).toEqual(created.slice(-6));
 
     // Page 1 holds only known orders now; the scan does not stop there.
     await discoverOrders(await world.context());

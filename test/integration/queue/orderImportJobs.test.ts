@@ -140,8 +140,8 @@ describe('order import jobs of many orders', () => {
     expect(pageJobs(100, 9_900, 16)).toBe(1);
     expect(pageJobs(100, 1_500, 16)).toBe(1);
     expect(pageJobs(100, 700, 16)).toBe(2);
-    expect(pageJobs(100, 0, 16)).toBe(15);
-    expect(pageJobs(3, 0, 16)).toBe(3);
+    expect(pageJobs(100, 0, 16)).toBe(4);
+    expect(pageJobs(3, 0, 16)).toBe(1);
     expect(pageJobs(0, 0, 16)).toBe(0);
   });
 

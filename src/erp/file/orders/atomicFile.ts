@@ -23,8 +23,12 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
  * hard-linked to the target, which fails if the target exists. Returns false when it existed.
  * Two processes writing the same new file: exactly one wins.
  */
-export async function writeNewFileAtomic(path: string, content: string): Promise<boolean> {
-  const temp = await writeTempBeside(path, content);
+export async function writeNewFileAtomic(
+  path: string,
+  content: string,
+  options: AtomicWriteOptions = {},
+): Promise<boolean> {
+  const temp = await writeTempBeside(path, content, options);
   return new Promise<boolean>((resolve, reject) =>
     link(temp, path, (error) =>
       unlink(temp, () => {
@@ -36,6 +40,11 @@ export async function writeNewFileAtomic(path: string, content: string): Promise
   );
 }
 
+export interface AtomicWriteOptions {
+  /** Called when the file's folder is missing, before it is made: throws to refuse making it. */
+  beforeMakingFolder?: () => Promise<void>;
+}
+
 /** Per process: with a counter, the temporary files' names without a random draw per file. */
 const TEMP_TOKEN = randomBytes(4).toString('hex');
 let tempCount = 0;
@@ -45,7 +54,7 @@ let tempCount = 0;
  * on disk. One promise for the whole open, write, fsync and close, through the callback API: an
  * outbox of many files spends far less of the event loop's time than with a FileHandle's promises.
  */
-function writeTempBeside(path: string, content: string): Promise<string> {
+function writeTempBeside(path: string, content: string, options: AtomicWriteOptions = {}): Promise<string> {
   const dir = dirname(path);
   const temp = join(
     dir,
@@ -67,16 +76,25 @@ function writeTempBeside(path: string, content: string): Promise<string> {
           close(fd, (closeError) => (closeError ? fail(null, closeError) : resolve(temp)));
         });
       });
-    openCreating(temp, (error, fd) => (error ? reject(error) : writeFrom(fd!, 0)));
+    openCreating(temp, options, (error, fd) => (error ? reject(error) : writeFrom(fd!, 0)));
   });
 }
 
 /** Opens a new file for writing, making its folder first only when it is missing (not once per file). */
-function openCreating(path: string, done: (error: NodeJS.ErrnoException | null, fd?: number) => void): void {
+function openCreating(
+  path: string,
+  options: AtomicWriteOptions,
+  done: (error: Error | null, fd?: number) => void,
+): void {
   open(path, 'w', (error, fd) => {
     if (error?.code !== 'ENOENT') return done(error, fd);
-    mkdir(dirname(path), { recursive: true }, (mkdirError) =>
-      mkdirError ? done(mkdirError) : open(path, 'w', done),
+    const check = options.beforeMakingFolder?.() ?? Promise.resolve();
+    check.then(
+      () =>
+        mkdir(dirname(path), { recursive: true }, (mkdirError) =>
+          mkdirError ? done(mkdirError) : open(path, 'w', done),
+        ),
+      (refused: Error) => done(refused),
     );
   });
 }
