@@ -12,8 +12,6 @@ export interface Dialect {
   list(alias: string, type: 'text' | 'integer'): string;
   /** A FROM item `alias` whose `value` is each element (itself an array) of a JSON array parameter. */
   rows(alias: string): string;
-  /** A FROM item `alias` with text columns `key` and `value`: the members of a JSON object parameter. */
-  members(alias: string): string;
   /** Element `index` of an array-valued `value` from rows(). */
   field(alias: string, index: number, type: 'text' | 'integer'): string;
   /**
@@ -35,7 +33,6 @@ export const SQLITE: Dialect = {
   name: 'sqlite',
   list: (alias) => `json_each(?) AS ${alias}`,
   rows: (alias) => `json_each(?) AS ${alias}`,
-  members: (alias) => `json_each(?) AS ${alias}`,
   field: (alias, index) => `${alias}.value ->> ${index}`,
   probe: (table, alias, on) => `CROSS JOIN ${table} AS ${alias} ON ${on}`,
   least: (a, b) => `min(${a}, ${b})`,
@@ -49,7 +46,6 @@ export const POSTGRES: Dialect = {
       ? `jsonb_array_elements_text(?::jsonb) AS ${alias}(value)`
       : `(SELECT value::bigint AS value FROM jsonb_array_elements_text(?::jsonb) AS e(value)) AS ${alias}`,
   rows: (alias) => `jsonb_array_elements(?::jsonb) AS ${alias}(value)`,
-  members: (alias) => `jsonb_each_text(?::jsonb) AS ${alias}(key, value)`,
   field: (alias, index, type) =>
     type === 'text' ? `(${alias}.value ->> ${index})` : `(${alias}.value ->> ${index})::bigint`,
   probe: (table, alias, on) =>
