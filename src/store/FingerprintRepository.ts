@@ -1,6 +1,6 @@
 import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import { chunks } from './chunks.js';
-import { ValuesStatement, VALUES_ROWS } from './ValuesStatement.js';
+import { PairsStatement, PAIRS_PER_STATEMENT } from './PairsStatement.js';
 
 export type FingerprintPipeline = 'stock' | 'prices';
 
@@ -42,28 +42,23 @@ const CHUNK = 500;
 const BULK_CHUNK = 1000;
 
 /**
- * Entries as rows of [key, hash] flattened, one generation and at most VALUES_ROWS keys a piece, a
- * key once (the last entry wins): PostgreSQL's upsert refuses to touch a row twice in one statement.
+ * Entries as key -> hash pairs, one generation and at most PAIRS_PER_STATEMENT keys a piece, a key
+ * once (the last entry wins): PostgreSQL's upsert refuses to touch a row twice in one statement.
  */
 function* hashChunks(
   entries: Iterable<FingerprintEntry>,
-): Generator<{ generation: number; values: string[] }> {
-  let members = new Map<string, string>();
+): Generator<{ generation: number; pairs: Map<string, string> }> {
+  let pairs = new Map<string, string>();
   let generation = 0;
-  const flat = () => {
-    const values: string[] = [];
-    for (const [key, hash] of members) values.push(key, hash);
-    return { generation, values };
-  };
   for (const e of entries) {
-    if (members.size === VALUES_ROWS || (members.size > 0 && e.generation !== generation)) {
-      yield flat();
-      members = new Map();
+    if (pairs.size === PAIRS_PER_STATEMENT || (pairs.size > 0 && e.generation !== generation)) {
+      yield { generation, pairs };
+      pairs = new Map();
     }
     generation = e.generation;
-    members.set(e.key, e.hash);
+    pairs.set(e.key, e.hash);
   }
-  if (members.size) yield flat();
+  if (pairs.size) yield { generation, pairs };
 }
 
 /**
@@ -79,7 +74,7 @@ function* hashChunks(
 export class FingerprintRepository {
   readonly #getMany: SqlStatement<[string, string], [string, string, number, string | null, number]>;
   readonly #hashes: SqlStatement<[string, string], [string, string | null]>;
-  readonly #put: ValuesStatement;
+  readonly #put: PairsStatement;
   readonly #markMissing: SqlStatement<[string, number, string]>;
   readonly #clearMissing: SqlStatement<[string, string]>;
   readonly #isMissing: SqlStatement<[string, string], { missing: number }>;
@@ -116,14 +111,13 @@ export class FingerprintRepository {
          FROM ${d.list('k', 'text')} ${d.probe('fingerprints', 'f', 'f.pipeline = ? AND f.key = k.value')}`,
       )
       .raw();
-    // Rows (key, hash), all of one generation. `WHERE true` parts the SELECT from the upsert clause.
-    this.#put = new ValuesStatement(
+    // Pairs key -> hash, all of one generation. `WHERE true` parts the SELECT from the upsert clause.
+    this.#put = new PairsStatement(
       db,
-      2,
       'e',
-      (values) =>
+      (pairs) =>
         `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-         SELECT ?, e.column1, e.column2, CAST(? AS BIGINT), ?, 0 FROM ${values} WHERE true
+         SELECT ?, e.key, e.value, CAST(? AS BIGINT), ?, 0 FROM ${pairs} WHERE true
          ON CONFLICT (pipeline, key) DO UPDATE SET
            hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
          WHERE excluded.generation >= fingerprints.generation`,
@@ -232,8 +226,7 @@ export class FingerprintRepository {
   putMany(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): void {
     const ackedAt = new Date().toISOString();
     this.db.transaction(() => {
-      for (const part of hashChunks(entries))
-        this.#put.run([pipeline, part.generation, ackedAt], part.values);
+      for (const part of hashChunks(entries)) this.#put.run([pipeline, part.generation, ackedAt], part.pairs);
     });
   }
 
