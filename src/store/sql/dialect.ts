@@ -66,8 +66,13 @@ export const POSTGRES: Dialect = {
       : `(SELECT value::bigint AS value FROM jsonb_array_elements_text(?::jsonb) AS e(value)) AS ${alias}`,
   rows: (alias) => `jsonb_array_elements(?::jsonb) AS ${alias}(value)`,
   pairs: (alias) => `jsonb_each_text(?::jsonb) AS ${alias}(key, value)`,
-  // fromEntries defines its members: a key named __proto__ is a member like any other.
-  pairParams: (pairs) => [JSON.stringify(Object.fromEntries(pairs))],
+  pairParams: (pairs) => {
+    // No prototype: a key named __proto__ is a member like any other. (Object.fromEntries costs
+    // ten times as much in a fresh process.)
+    const members = Object.create(null) as Record<string, string>;
+    for (const [key, value] of pairs) members[key] = value;
+    return [JSON.stringify(members)];
+  },
   pairsByCount: false,
   field: (alias, index, type) =>
     type === 'text' ? `(${alias}.value ->> ${index})` : `(${alias}.value ->> ${index})::bigint`,
