@@ -106,7 +106,7 @@ COPY config/sample ./config/sample
 COPY deploy/docker-entrypoint.sh /usr/local/bin/docker-entrypoint.sh
 COPY deploy/healthcheck.sh /usr/local/bin/erp-sync-healthcheck
 COPY deploy/config.docker.yaml /etc/erp-sync/config.yaml
-# Modes set here, not by COPY --chmod (BuildKit only). bin/erp-sync.js runs dist/main.js: the
+# Modes set here, not by COPY --chmod (BuildKit only). bin/erp-sync.js runs dist/cli.cjs: the
 # image has no src/ (bin/erp-sync.js explains the rule).
 RUN chmod 0755 /usr/local/bin/docker-entrypoint.sh /usr/local/bin/erp-sync-healthcheck \
   && chmod 0644 /etc/erp-sync/config.yaml \

@@ -15,11 +15,14 @@
 // sources through tsx, so an edit counts at once and no build can go stale; an installed copy (the
 // Docker image, an npm-installed package, a host install after `npm prune --omit=dev`: no src/ or
 // no tsx) runs the compiled dist/. Two existence checks decide, nothing is walked or compared.
-import { existsSync, readFileSync } from 'node:fs';
-import module from 'node:module';
-import { dirname, join } from 'node:path';
-import process from 'node:process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+/* global process */
+// Built-in modules through process.getBuiltinModule, not `import`: an ES import of node:fs reads
+// every export, and its lazy getters load all of node:stream at each start (bench/RESULTS.md, "CLI
+// start"); `import process from 'node:process'` would create process.stdout.
+const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const module = process.getBuiltinModule('node:module');
+const { dirname, join } = process.getBuiltinModule('node:path');
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,5 +50,52 @@ if (existsSync(sources) && existsSync(join(root, 'node_modules', 'tsx', 'package
   register();
   await import(pathToFileURL(sources).href);
 } else {
-  await import(pathToFileURL(join(root, 'dist', 'main.js')).href);
+  await runCompiledCli(join(root, 'dist', 'cli.cjs'), process.argv);
+}
+
+/**
+ * Runs dist/cli.cjs (dev/buildDist.ts) with a V8 code cache made after the command ran. Node's own
+ * compile cache is made when a module is compiled, before it runs, so it holds only the functions
+ * V8 compiles up front; every function a command calls is compiled again at each start (zod's
+ * schema builders, the configuration's reading, the store's queries): about a fifth of status's
+ * and check's CPU (bench/RESULTS.md, "CLI start"). One cache per command, as each calls other
+ * functions, beside Node's compile cache (named after the Node version and the user); made again
+ * when dist/cli.cjs changes or V8 rejects it (another Node, other flags).
+ */
+async function runCompiledCli(file, argv) {
+  const { Script } = process.getBuiltinModule('node:vm');
+  const source = readFileSync(file, 'utf8');
+  const dir = module.getCompileCacheDir();
+  const { size, mtimeMs } = statSync(file);
+  const cache = dir && join(dir, `erp-sync-${commandOf(argv.slice(2))}-${size}-${Math.trunc(mtimeMs)}.cache`);
+  let cachedData;
+  try {
+    if (cache) cachedData = readFileSync(cache);
+  } catch {
+    // none yet
+  }
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const cli = { exports: {} };
+  script.runInThisContext()(cli.exports, module.createRequire(file), cli, file, dirname(file));
+  await cli.exports.runCli(argv);
+  if (!cache || (cachedData && !script.cachedDataRejected) || (process.exitCode ?? 0) !== 0) return;
+  try {
+    const temporary = `${cache}.${process.pid}`;
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, cache);
+  } catch {
+    // A cache that cannot be written costs the next start its compiling, nothing else.
+  }
+}
+
+/** The command's name for its cache: the first word that is not an option nor an option's value. */
+function commandOf(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (['-c', '--config', '--account'].includes(args[i])) i++;
+    else if (!args[i].startsWith('-')) return /^[a-z][a-z-]{0,30}$/.test(args[i]) ? args[i] : 'other';
+  }
+  return 'none';
 }

@@ -4,17 +4,19 @@
  * Builds dist/, what an installed copy and the Docker image run (bin/erp-sync.js), as an esbuild
  * bundle of src/: a few hundred modules loaded one by one (resolution, reading, compiling) made
  * most of a short command's start, so the CLI and the libraries every command needs at start are
- * bundled (bench/RESULTS.md, "CLI start"). The commands stay lazy: each is its own chunk, loaded
- * when it runs. Types are checked by `npm run typecheck`, not here.
+ * bundled (bench/RESULTS.md, "CLI start"). The CLI is dist/cli.cjs; the commands stay lazy, each
+ * module starting when the command that needs it runs. Types are checked by `npm run typecheck`,
+ * not here.
  *
  * dist/ is flat (entries and chunks side by side, one level below the project root, as src/'s
- * top-level files are), so that what finds a file beside its own module finds it from any chunk:
+ * top-level files are), so that what finds a file beside its own module finds it from the bundle:
  * ../package.json (src/version.ts), ../config/sample (the demo), ./postgresWorker.js (the
  * PostgreSQL store's worker thread), ./demoJanitorMain.js (the demo's janitor process).
  */
 import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { PROJECT_ROOT } from './projectPaths.js';
 
 /**
@@ -27,7 +29,6 @@ const BUNDLED = new Set([
   'commander',
   'zod',
   'yaml',
-  'ioredis',
   'node-cron',
   'csv-parse',
   'saxes',
@@ -53,25 +54,88 @@ const externals: Plugin = {
   },
 };
 
+/**
+ * Node's built-in modules, each loaded at the first use of one of its exports, not when a chunk
+ * that imports it starts. An ES import of a built-in loads it at once and reads every export
+ * (each lazy getter with it: `import { existsSync } from 'node:fs'` loads all of node:stream for
+ * fs.ReadStream), so a short command paid for node:crypto (node-cron's ids, the store's hashes),
+ * node:child_process (commander's executable subcommands), node:worker_threads (the PostgreSQL
+ * store) and their dependencies without using them (bench/RESULTS.md, "CLI start"). Each becomes a
+ * CommonJS module of getters over the exports this Node has (Object.keys at build time; the image
+ * builds with the Node it runs), through which the bundle reads an export where the code uses it.
+ */
+const builtins: Plugin = {
+  name: 'builtins',
+  setup(esbuild) {
+    const names = new Set(builtinModules.map((name) => name.replace(/^node:/, '')));
+    esbuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      return names.has(name) ? { path: `node:${name}`, namespace: 'builtin' } : undefined;
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
+      const exported = process.getBuiltinModule(args.path) as object;
+      // A module that is a function (node:events, node:stream, node:assert) is called or extended
+      // as such, and node:process is loaded already: taken as they are.
+      if (typeof exported === 'function' || args.path === 'node:process')
+        return { contents: `module.exports = ${get};`, loader: 'js' };
+      return {
+        contents: [
+          'let loaded;',
+          `const load = () => (loaded ??= ${get});`,
+          `for (const key of ${JSON.stringify(Object.keys(exported))})`,
+          '  Object.defineProperty(exports, key, {',
+          '    enumerable: true,',
+          '    get: () => load()[key],',
+          '    set: (value) => { load()[key] = value; },',
+          '  });',
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? join(PROJECT_ROOT, 'dist') : resolve(process.argv[at + 1]!);
 rmSync(outdir, { recursive: true, force: true });
-await build({
+const common = {
   absWorkingDir: PROJECT_ROOT,
-  entryPoints: ['src/cli/main.ts', 'src/store/sql/postgresWorker.ts', 'src/cli/demo/demoJanitorMain.ts'],
   outdir,
-  entryNames: '[name]',
-  chunkNames: '[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node22',
-  // The bundled CommonJS libraries (ioredis, yaml's ...) call require(): an ES module has none.
-  banner: {
-    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-  },
   sourcemap: !process.argv.includes('--no-source-maps'),
-  plugins: [externals],
+  plugins: [builtins, externals],
   logLevel: 'warning',
+} satisfies BuildOptions;
+// The CLI: one CommonJS file that bin/erp-sync.js compiles with a V8 code cache of its own, made
+// after the command ran (bin/erp-sync.js says why). Each command's modules still start only
+// when the command runs (esbuild turns their import() into a call of their module's function).
+await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/runCli.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // import() of a package left out of the bundle (bullmq, pg) as a require() in a promise: a script
+  // compiled by node:vm has no import() without an experimental flag.
+  supported: { 'dynamic-import': false },
+  // What finds a file beside its own module (the version, the PostgreSQL store's worker) finds it
+  // beside dist/cli.cjs.
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+});
+// The entries started by path: the PostgreSQL store's worker thread, the demo's janitor process.
+await build({
+  ...common,
+  entryPoints: ['src/store/sql/postgresWorker.ts', 'src/cli/demo/demoJanitorMain.ts'],
+  entryNames: '[name]',
+  chunkNames: '[name]-[hash]',
+  splitting: true,
+  format: 'esm',
+  // The bundled CommonJS libraries (yaml, ioredis ...) call require(): an ES module has none. Made
+  // at the first call: most chunks never make one.
+  banner: {
+    js: 'let __require;\nconst require = (id) => (__require ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id);',
+  },
 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErpSyncError } from './domain/errors.js';
 import { COURIERS, LIMITS, ORDER_STATUSES, PRODUCT_OWNABLE_FIELDS } from './domain/limits.js';
 import {

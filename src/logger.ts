@@ -1,8 +1,21 @@
-import { pino, type Logger, type DestinationStream } from 'pino';
+import { createRequire } from 'node:module';
+import type { DestinationStream, Logger, pino as Pino } from 'pino';
 import { SECRET_CONFIG_PATHS } from './config/secretPaths.js';
 import { traceLogFields } from './tracing/activeTracing.js';
 
 export type { Logger } from 'pino';
+
+const requireCommonJs = createRequire(import.meta.url);
+let loaded: typeof Pino | undefined;
+
+/**
+ * pino, loaded when a logger that writes is made: about 30 files, which `check` (a silent logger)
+ * and every module that only passes a logger on would otherwise load at start (bench/RESULTS.md,
+ * "CLI start"). pino is CommonJS only, so this is the instance an `import` gets too.
+ */
+function pino(): typeof Pino {
+  return (loaded ??= (requireCommonJs('pino') as { pino: typeof Pino }).pino);
+}
 
 /** Secrets of the transport, whatever the configuration says: the headers that carry the key. */
 const TRANSPORT_SECRETS = [
@@ -43,18 +56,18 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  return pino(
+  return pino()(
     {
       level: options.level ?? 'info',
       base: { app: 'erp-sync' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: pino().stdTimeFunctions.isoTime,
       // With OpenTelemetry on, each line logged within a traced run carries its trace_id and span_id.
       mixin: traceLogFields,
     },
     options.pretty
       ? readableLines(options.destination ?? process.stderr)
-      : (options.destination ?? pino.destination(2)),
+      : (options.destination ?? pino().destination(2)),
   );
 }
 
@@ -110,7 +123,25 @@ function errorText(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A logger that drops everything: for library callers who pass none. */
+/**
+ * A logger that drops everything, without pino: for library callers who pass none, and `check`.
+ * It has what this code calls on a logger: the level methods, child, bindings, level.
+ */
 export function silentLogger(): Logger {
-  return pino({ level: 'silent' });
+  const drop = (): void => undefined;
+  const logger = {
+    level: 'silent',
+    fatal: drop,
+    error: drop,
+    warn: drop,
+    info: drop,
+    debug: drop,
+    trace: drop,
+    silent: drop,
+    child: () => logger,
+    bindings: () => ({}),
+    isLevelEnabled: () => false,
+    flush: drop,
+  };
+  return logger as unknown as Logger;
 }

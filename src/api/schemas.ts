@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/limits.js';
 
 /*

@@ -8,7 +8,7 @@ import { operatorClientBounds } from '../sync/createPlatformClient.js';
 import { AUDIT_PIPELINES, type AuditPipeline } from '../domain/pipelineNames.js';
 import type { HealOutcome } from '../sync/push/healDrift.js';
 import { formatSummaryTable } from '../sync/frame/summary.js';
-import { endQuietlyOnClosedPipe } from './storeCommands.js';
+import { endQuietlyOnClosedPipe } from './endQuietlyOnClosedPipe.js';
 import { healAuditDrift, type AuditFix } from './healAuditDrift.js';
 import { StoreNotFoundError } from '../store/index.js';
 import type { GlobalFlags } from './globalFlags.js';

@@ -4,7 +4,7 @@ import type { ApiAccount } from '../api/index.js';
 import { AccountChoiceError, loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
-import { createLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
 import { checkRedis } from '../queue/checkRedis.js';
 import { describeStoreConfig, openStoreFromConfig, StoreNotFoundError, type Store } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
@@ -41,7 +41,7 @@ export async function runChecks(configFile: string | undefined, accountName?: st
     return [{ what: 'configuration', ok: false, details: describeError(error), exitCode: EXIT_CONFIG }];
   }
   const lines: CheckLine[] = [{ what: 'configuration', ok: true, details: configFile ?? 'environment' }];
-  const logger = createLogger({ level: 'silent' });
+  const logger = silentLogger();
 
   const client = createPlatformClient(config.api, logger, {
     timeoutMs: Math.min(config.api.timeoutMs, 10_000),

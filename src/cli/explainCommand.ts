@@ -15,7 +15,7 @@ import {
 import { withSkuJobs } from '../diagnostics/withSkuJobs.js';
 import { StoreNotFoundError } from '../store/index.js';
 import type { SyncContext } from '../sync/frame/types.js';
-import { endQuietlyOnClosedPipe } from './storeCommands.js';
+import { endQuietlyOnClosedPipe } from './endQuietlyOnClosedPipe.js';
 import type { GlobalFlags } from './globalFlags.js';
 
 const show = (value: unknown): string =>

@@ -1,18 +1,5 @@
-import { CommanderError } from 'commander';
-import { describeError, isErpSyncError } from '../domain/errors.js';
-import { createProgram } from './createProgram.js';
-import { EXIT_USAGE, exitCodeOf } from './exitCodes.js';
+import { runCli } from './runCli.js';
 
-// The entry point: parses the command line; the command that runs loads its own module then
-// (createProgram), so `--version` and `--help` start with commander alone.
-try {
-  await createProgram().parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Commander has printed the problem (or the help or version asked for).
-    process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
-  } else {
-    process.stderr.write(`erp-sync: ${describeError(error)}\n`);
-    process.exitCode = isErpSyncError(error) ? exitCodeOf(error) : 1;
-  }
-}
+// The entry point of the sources (a checkout runs it through tsx); the installed copy runs the
+// same runCli from dist/cli.cjs (dev/buildDist.ts).
+await runCli(process.argv);

@@ -1,4 +1,4 @@
-import cliProgress from 'cli-progress';
+import type CliProgress from 'cli-progress';
 import type { Logger } from 'pino';
 import type { ProgressEvent } from '../sync/frame/types.js';
 
@@ -15,13 +15,18 @@ export interface ProgressOptions {
   intervalMs?: number;
 }
 
-/** Progress of long runs: a live line on a terminal, periodic log lines otherwise. */
-export function createProgressReporter(options: ProgressOptions): ProgressReporter {
-  return options.tty ? barReporter(options) : logReporter(options);
+/**
+ * Progress of long runs: a live line on a terminal, periodic log lines otherwise. The bar's library
+ * (and the readline it loads) is loaded only for a terminal: a piped or `--json` run starts without it.
+ */
+export async function createProgressReporter(options: ProgressOptions): Promise<ProgressReporter> {
+  if (!options.tty) return logReporter(options);
+  const { default: cliProgress } = await import('cli-progress');
+  return barReporter(options, cliProgress);
 }
 
-function barReporter(options: ProgressOptions): ProgressReporter {
-  let bar: cliProgress.SingleBar | undefined;
+function barReporter(options: ProgressOptions, cliProgress: typeof CliProgress): ProgressReporter {
+  let bar: CliProgress.SingleBar | undefined;
   let current = '';
   const stop = (): void => {
     bar?.stop();

@@ -14,7 +14,7 @@ import { startTracing } from '../tracing/startTracing.js';
 import { refuseOtherAccount } from './accountGuard.js';
 import { EXIT_FAILED, EXIT_FATAL, EXIT_OK, EXIT_USAGE } from './exitCodes.js';
 import { createProgressReporter } from './progress.js';
-import { endQuietlyOnClosedPipe } from './storeCommands.js';
+import { endQuietlyOnClosedPipe } from './endQuietlyOnClosedPipe.js';
 import type { GlobalFlags } from './globalFlags.js';
 
 export interface RunOnceOptions {
@@ -42,7 +42,7 @@ export async function runOnce(options: RunOnceOptions): Promise<number> {
   const config = loadConfig({ file: options.configFile, account: options.account });
   const tty = Boolean(process.stderr.isTTY) && !options.json;
   const logger = createLogger({ level: config.log.level, pretty: tty });
-  const progress = createProgressReporter({ tty, logger });
+  const progress = await createProgressReporter({ tty, logger });
   const abort = new AbortController();
   const onSignal = (): void => abort.abort();
   process.once('SIGINT', onSignal);

@@ -13,6 +13,7 @@ import {
 } from '../store/index.js';
 import { describeAccount } from '../sync/StoreAccountMismatchError.js';
 import { EXIT_FAILED, EXIT_USAGE } from './exitCodes.js';
+import { endQuietlyOnClosedPipe } from './endQuietlyOnClosedPipe.js';
 import { formatOrderLinks, storeConfigOf } from './ordersCommand.js';
 
 export interface RejectsOptions {
@@ -96,21 +97,6 @@ function storeConfig(command: Command, flags: { store?: string }): StoreConfig {
 /** Opens an existing store for a listing; a listing never creates one (a mistyped path would look empty). */
 function openExistingStore(config: StoreConfig): Store {
   return openStoreFromConfig(config, { mustExist: true });
-}
-
-let quietPipe = false;
-
-/**
- * Output piped into a reader that stops early (`| head`) ends the command quietly, as Unix tools
- * do, instead of an EPIPE stack trace.
- */
-export function endQuietlyOnClosedPipe(): void {
-  if (quietPipe) return;
-  quietPipe = true;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(process.exitCode ?? 0);
-  });
 }
 
 async function write(lines: Iterable<string>): Promise<void> {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One entry of the configuration's `accounts:` list (issue 22): a platform account served by the

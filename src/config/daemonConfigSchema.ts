@@ -1,5 +1,5 @@
 import { validate as validateCron } from 'node-cron';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PIPELINE_ORDER, type PipelineName } from '../domain/pipelineNames.js';
 
 /** The daemon's part of the configuration (issue 10); src/config.ts composes it into the whole. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEFAULT_STORE_PATH = './data/erp-sync.db';
 /** The environment variable holding the PostgreSQL store's password unless `passwordEnv` names another. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErpConfigSlice } from './ErpConfigSlice.js';
 import { fileConfigSlice } from './file/fileConfigSchema.js';
 import { sqlConfigSlice } from './sql/sqlConfigSchema.js';

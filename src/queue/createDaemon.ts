@@ -146,7 +146,7 @@ export function createDaemon(options: DaemonOptions): Daemon {
       });
     },
     flowAlive: (scanJobId) => flowAlive(runs, scanJobId),
-    enqueueImports: (orderIds, listed) => importEnqueuer.enqueue(orderIds, listed),
+    enqueueImports: (orderIds, listed, ordersAfter) => importEnqueuer.enqueue(orderIds, listed, ordersAfter),
     handOverImports: (orders) => importEnqueuer.handOver(orders),
     releaseImports: (orderIds) => importEnqueuer.release(orderIds),
   };

@@ -24,8 +24,16 @@ export interface ImportEnqueuerOptions {
 }
 
 export interface ImportEnqueuer {
-  /** The poll's orders: returns how many were handed to a job now (the others are a live job's already). */
-  enqueue(orderIds: readonly number[], listed: ReadonlyMap<number, ApiOrder>): Promise<number>;
+  /**
+   * The poll's orders: returns how many were handed to a job now (the others are a live job's
+   * already). `ordersAfter`: given for one list page as the scan reads it, at most how many orders
+   * the scan may still hand over (pageJobs); without it the orders are all there are.
+   */
+  enqueue(
+    orderIds: readonly number[],
+    listed: ReadonlyMap<number, ApiOrder>,
+    ordersAfter?: number,
+  ): Promise<number>;
   /** A batch's orders that failed: each to an import job of its own (retried alone, failed alone). */
   handOver(orders: readonly { orderId: number; listed?: ApiOrder }[]): Promise<void>;
   /** The orders are decided in the store: their claims go. */
@@ -67,9 +75,13 @@ export function createImportEnqueuer(options: ImportEnqueuerOptions): ImportEnqu
   };
 
   return {
-    async enqueue(orderIds, listed) {
+    async enqueue(orderIds, listed, ordersAfter) {
       const inFull = orderIds.filter((id) => listed.has(id));
-      const batches = cutBatches(inFull, options.concurrency);
+      const runners =
+        ordersAfter === undefined
+          ? options.concurrency
+          : pageJobs(inFull.length, ordersAfter, options.concurrency);
+      const batches = cutBatches(inFull, runners);
       const stamp = Date.now().toString(36);
       const ownerOf = new Map<number, string>();
       for (const batch of batches) {
@@ -122,6 +134,21 @@ export function createImportEnqueuer(options: ImportEnqueuerOptions): ImportEnqu
 
     release: (orderIds) => claims.release(orderIds),
   };
+}
+
+/** Orders of a page's job near the scan's end at least: a job costs its own queue and store round trips. */
+const SMALLEST_PAGE_JOB = 25;
+
+/**
+ * How many jobs one list page's `count` orders go into while the scan goes on: one while many
+ * orders follow; near the scan's end, jobs of about the remaining orders' share per runner, so
+ * that the last jobs to start are small and no runner is left alone with a large one at the end.
+ */
+export function pageJobs(count: number, ordersAfter: number, runners: number): number {
+  if (count === 0) return 0;
+  const share = Math.ceil((count + ordersAfter) / runners);
+  const size = Math.min(ORDERS_PER_IMPORT_JOB, Math.max(SMALLEST_PAGE_JOB, share));
+  return Math.ceil(count / size);
 }
 
 /**

@@ -32,9 +32,9 @@ export interface JobRuntime {
   /**
    * The poll's orders to import, each claimed for one job (ImportClaims: no order in two live jobs):
    * those listed in full in `order-imports` jobs of many, the others in an `order-import` job each.
-   * Returns how many were handed to a job now.
+   * Returns how many were handed to a job now. `ordersAfter`: see ImportEnqueuer.enqueue.
    */
-  enqueueImports(orderIds: number[], listed: Map<number, ApiOrder>): Promise<number>;
+  enqueueImports(orderIds: number[], listed: Map<number, ApiOrder>, ordersAfter?: number): Promise<number>;
   /** Orders an `order-imports` job failed to import: each to an `order-import` job of its own. */
   handOverImports(orders: { orderId: number; listed?: ApiOrder }[]): Promise<void>;
   /** Orders decided in the store: their claims go. */

@@ -45,16 +45,21 @@ interface ReadFile {
 /** A file write per import: the disk takes many at once, the import mostly waits (bench/RESULTS.md). */
 export const FILE_IMPORTS_AT_ONCE = 16;
 
+/** How long a drop folder found is taken as there for the order writes (ms). */
+const FOLDER_SEEN_MS = 1000;
+
 export class FileErpAdapter implements ErpAdapter {
   readonly kind = 'file';
   readonly capabilities: ErpCapabilities;
   readonly #orders: FileOrderExchange;
+  /** When #requireFolder last found the drop folder (ms). */
+  #folderSeenAt = -Infinity;
 
   constructor(
     readonly config: FileErpConfig,
     private readonly logger: Logger,
   ) {
-    this.#orders = new FileOrderExchange(config, logger);
+    this.#orders = new FileOrderExchange(config, logger, () => this.#requireFolder(true));
     // With archive on, each file is only the drop since the last run: a SKU not in it is unchanged.
     const mode = config.archive ? 'delta' : 'snapshot';
     this.capabilities = {
@@ -221,9 +226,14 @@ export class FileErpAdapter implements ErpAdapter {
   /**
    * The outbox folders are created on demand; the drop folder itself must exist. Otherwise a
    * mistyped or unmounted `erp.path` would collect orders in a new folder no ERP reads, and the
-   * stock and prices runs would then read it as an empty ERP.
+   * stock and prices runs would then read it as an empty ERP. Found at most once a second
+   * (FOLDER_SEEN_MS) for the imports and changes: a stat per order was an eighth of the file work
+   * of an import; a folder the outbox writer would have to make is always looked at afresh
+   * (`fresh`, called by the writer before it makes one).
    */
-  async #requireFolder(): Promise<void> {
+  async #requireFolder(fresh = false): Promise<void> {
+    if (!fresh && Date.now() - this.#folderSeenAt < FOLDER_SEEN_MS) return;
+    this.#folderSeenAt = -Infinity;
     let stats: Stats;
     try {
       stats = await stat(this.config.path);
@@ -239,6 +249,7 @@ export class FileErpAdapter implements ErpAdapter {
         dir: this.config.path,
       });
     }
+    this.#folderSeenAt = Date.now();
   }
 
   orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {

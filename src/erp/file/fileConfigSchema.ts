@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineErpConfigSlice } from '../ErpConfigSlice.js';
 import { FIELDS, normaliseHeader } from '../mapping/fields.js';
 import { isSupportedEncoding } from './encodings.js';

@@ -27,7 +27,9 @@ export async function* toErpRows<T>(
   const mapper = new ErpRowMapper<T>(kind, options);
   for await (const batch of input.batches) {
     const rows: ErpRow<T>[] = [];
-    for (const item of batch) {
+    // Indexed, as in batches(): this generator's loop is not optimised.
+    for (let at = 0; at < batch.length; at++) {
+      const item = batch[at]!;
       if (isRawError(item)) {
         rows.push(unreadableRow(item.error, { file, line: item.line }));
         if (item.fatal) {

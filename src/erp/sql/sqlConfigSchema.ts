@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineErpConfigSlice } from '../ErpConfigSlice.js';
 import { parameterProblems } from './namedParameters.js';
 

@@ -16,8 +16,10 @@ export async function* batches<T>(
   let group: T[] = [];
   if (isGrouped(source)) {
     for await (const part of source.groups()) {
-      for (const item of part) {
-        group.push(item);
+      // Indexed: this loop stayed in V8's unoptimised tiers for the whole read (a heap profile of
+      // `run-once`), where a for-of allocates an iterator result per item: 4 MB per 100k rows.
+      for (let at = 0; at < part.length; at++) {
+        group.push(part[at]!);
         if (group.length >= size) {
           yield group;
           group = [];

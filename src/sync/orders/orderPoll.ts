@@ -6,6 +6,12 @@
  * first and every decided order is remembered: known orders form a contiguous block at the old
  * end, apart from at most a few in flight when a run was killed (fewer than a page).
  * A quiet poll costs one request (newest-first) or two (oldest-first: page 1, then the last).
+ *
+ * A caller may record each page's unseen orders as soon as the page is read (`onUnseen`), so that
+ * their imports start while older pages are still being listed. A scan killed part-way then leaves
+ * a block of known orders above a gap it did not reach: the caller keeps the lowest id that scan
+ * recorded (`unfinishedBelow`) until a scan finishes, and a page of known orders ends a scan only
+ * once it holds an order older than that id (below the gap, in the block known before).
  */
 
 export interface ListedOrder {
@@ -47,27 +53,42 @@ export function directionOf(items: readonly ListedOrder[]): 'newest-first' | 'ol
   return cmp < 0 ? 'oldest-first' : 'newest-first';
 }
 
+export interface ScanOptions<T extends ListedOrder> {
+  /** The lowest order id a scan that did not finish recorded (null: none). */
+  unfinishedBelow?: number | null;
+  /**
+   * A page's unseen orders (not met on an earlier page of this scan), newest pages first, as each
+   * is read; `pagesLeft`: how many pages the scan may still read (fewer when it meets known ones).
+   */
+  onUnseen?: (orders: T[], pagesLeft: number) => Promise<void>;
+}
+
 export async function scanForUnseenOrders<T extends ListedOrder>(
   fetchPage: (page: number) => Promise<ListedPage<T>>,
   isKnown: (ids: number[]) => Set<number>,
+  options: ScanOptions<T> = {},
 ): Promise<ScanResult<T>> {
   const unseen = new Map<number, T>();
   const known = new Map<number, T>();
+  const below = options.unfinishedBelow ?? null;
   let pagesRead = 0;
 
-  /** Records a page's orders; true when every one of them was already known. */
-  const take = (items: T[]): boolean => {
+  /** Records a page's orders; true when every one of them was already known and the scan may end there. */
+  const take = async (items: T[], pagesLeft: number): Promise<boolean> => {
     const knownIds = isKnown(items.map((o) => o.id));
     let allKnown = true;
+    const fresh: T[] = [];
     for (const order of items) {
       if (knownIds.has(order.id)) {
         if (!unseen.has(order.id)) known.set(order.id, order);
       } else {
         allKnown = false;
+        if (!unseen.has(order.id)) fresh.push(order);
         unseen.set(order.id, order);
       }
     }
-    return allKnown;
+    if (fresh.length > 0) await options.onUnseen?.(fresh, pagesLeft);
+    return allKnown && (below === null || items.some((order) => order.id < below));
   };
 
   const first = await fetchPage(1);
@@ -76,7 +97,7 @@ export async function scanForUnseenOrders<T extends ListedOrder>(
   let direction: ListDirection = lastPage === 1 ? 'single-page' : (directionOf(first.items) ?? 'single-page');
 
   if (lastPage === 1 || first.items.length === 0) {
-    take(first.items);
+    await take(first.items, 0);
     return finish();
   }
 
@@ -94,14 +115,14 @@ export async function scanForUnseenOrders<T extends ListedOrder>(
     // Orders arriving meanwhile push older ones onto later pages: follow the list's current end.
     let end = lastPage;
     let page = 1;
-    let allKnown = take(first.items);
+    let allKnown = await take(first.items, end - 1);
     while (!allKnown && page < end) {
       page += 1;
       const next = await fetchPage(page);
       pagesRead += 1;
       end = Math.max(end, next.lastPage);
       if (next.items.length === 0) break;
-      allKnown = take(next.items);
+      allKnown = await take(next.items, end - page);
     }
     return finish();
   }
@@ -114,12 +135,12 @@ export async function scanForUnseenOrders<T extends ListedOrder>(
   }
   let current: ListedPage<T> = last;
   for (;;) {
-    const allKnown = take(current.items);
+    const allKnown = await take(current.items, page - 1);
     if (allKnown && current.items.length > 0) break;
     page -= 1;
     if (page < 1) break;
     if (page === 1) {
-      take(first.items);
+      await take(first.items, 0);
       break;
     }
     current = await fetchPage(page);

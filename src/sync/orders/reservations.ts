@@ -111,7 +111,9 @@ export function createOrderReservations(deps: {
       const rule = heldImports(config, deps.erp.capabilities, now(), readStartedAt);
       const units = orderRepositoriesOf(store).links.heldUnits(rule);
       for (const [sku, n] of placed) units.set(sku, (units.get(sku) ?? 0) + n);
-      for (const key of keys) {
+      // Indexed, as in batches(): called once per chunk, this function is seldom optimised.
+      for (let at = 0; at < keys.length; at++) {
+        const key = keys[at]!;
         // A variant's line carries the variant SKU: `SKU/VARIANT` is matched by either part.
         const variant = key.includes('/') ? key.slice(key.indexOf('/') + 1) : null;
         const n = units.get(key) ?? (variant ? units.get(variant) : undefined) ?? 0;

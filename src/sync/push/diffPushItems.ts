@@ -85,7 +85,9 @@ export async function* readPushItems<R extends ItemKey, W>(
     const good: R[] = [];
     const sources: RecordSource[] = [];
     const rejects: Reject[] = [];
-    for (const row of chunk) {
+    // Indexed, as in batches(): this generator's loop is not optimised.
+    for (let at = 0; at < chunk.length; at++) {
+      const row = chunk[at]!;
       summary.read += 1;
       if (!row.ok) {
         rejects.push({ pipeline, key: row.key, reason: row.reason, source: row.source });
@@ -129,7 +131,9 @@ export function diffPushItems<W>(
         scan.dryRun ? {} : { before: scan.generation },
       );
   const pending: PushItem<W>[] = [];
-  for (const item of items) {
+  // Indexed, as in batches(): called once per chunk, this function is seldom optimised.
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at]!;
     const hash = known.get(item.key);
     if (hash === null) {
       summary.notFound += 1;
@@ -141,7 +145,10 @@ export function diffPushItems<W>(
       scan.stillRejected.add(item.key);
     } else pending.push(item);
   }
-  const healed = items.filter((item) => scan.openRejects.has(item.key) && !scan.stillRejected.has(item.key));
+  // No open reject (the usual case): nothing to heal, no look-up per item.
+  const healed = scan.openRejects.size
+    ? items.filter((item) => scan.openRejects.has(item.key) && !scan.stillRejected.has(item.key))
+    : [];
   if (healed.length) {
     store.rejects.resolveMany(
       pipeline,

@@ -134,10 +134,20 @@ export async function sendPushItems<W>(
   const out: SendResult<W> = { applied: [], missing: [], refused: result.rejected };
   for (const { items: part, response } of result.accepted) {
     sizing.accepted(part.length);
+    const { notFound } = response as BulkResult;
+    // The usual answer: every item found (no per-item matching).
+    if (notFound.length === 0) {
+      out.applied.push(...part);
+      continue;
+    }
     const isMissing = notFoundMatcher(
-      (response as BulkResult).notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
+      notFound.map((ref) => ({ sku: ref.sku ?? '', variantSku: ref.variant_sku })),
     );
-    for (const item of part) (isMissing(item) ? out.missing : out.applied).push(item);
+    // Indexed, as in batches(): called once per batch, this function is seldom optimised.
+    for (let at = 0; at < part.length; at++) {
+      const item = part[at]!;
+      (isMissing(item) ? out.missing : out.applied).push(item);
+    }
   }
   return out;
 }

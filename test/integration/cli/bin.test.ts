@@ -3,6 +3,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -28,7 +29,10 @@ function layout(engines = '>=22.22.0'): void {
   copyFileSync(join(PROJECT_ROOT, 'bin', 'erp-sync.js'), join(root, 'bin', 'erp-sync.js'));
   writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', engines: { node: engines } }));
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
-  writeFileSync(join(root, 'dist', 'main.js'), "process.stdout.write('dist\\n');\n");
+  writeFileSync(
+    join(root, 'dist', 'cli.cjs'),
+    "exports.runCli = async (argv) => { process.stdout.write('dist\\n'); process.exitCode = argv.includes('fail') ? 1 : 0; };\n",
+  );
   writeFileSync(
     join(root, 'src', 'cli', 'main.ts'),
     "const from: string = 'src';\nprocess.stdout.write(`${from}\\n`);\n",
@@ -79,6 +83,52 @@ describe('bin/erp-sync.js', () => {
       layout();
       rmSync(join(root, 'src'), { recursive: true });
       expect(await ran()).toBe('dist');
+    },
+  );
+
+  it(
+    'an installed copy keeps a V8 code cache per command beside the compile cache, made after a command that succeeded',
+    { timeout: 30_000 },
+    async () => {
+      layout();
+      rmSync(join(root, 'src'), { recursive: true });
+      const cacheDir = join(root, 'compile-cache');
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
+      delete env.NODE_DISABLE_COMPILE_CACHE;
+      const start = async (args: string[]): Promise<string> =>
+        (await run(process.execPath, [join(root, 'bin', 'erp-sync.js'), ...args], { env })).stdout.trim();
+      const caches = (): Map<string, string> => {
+        const found = new Map<string, string>();
+        for (const entry of readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }))
+          if (/erp-sync-[^/]*\.cache$/.test(entry))
+            found.set(entry.replace(/.*\//, ''), readFileSync(join(cacheDir, entry), 'latin1'));
+        return found;
+      };
+
+      expect(await start(['-c', 'some.yaml', 'status', '--json'])).toBe('dist');
+      expect(await start(['--version'])).toBe('dist');
+      await expect(start(['status', 'fail'])).rejects.toMatchObject({ code: 1 });
+      // status, named past the option's value, and no command at all; the failed run changed none
+      const first = caches();
+      expect([...first.keys()].map((name) => name.replace(/-\d+-\d+\.cache$/, '')).sort()).toEqual([
+        'erp-sync-none',
+        'erp-sync-status',
+      ]);
+      // V8 takes the cache, the command runs as before and the file stays as it was
+      expect(await start(['status'])).toBe('dist');
+      expect(caches()).toEqual(first);
+      // a cache V8 refuses (another Node, damaged) is made again
+      const status = [...first.keys()].find((name) => name.startsWith('erp-sync-status'))!;
+      const path = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).find((entry) =>
+        entry.endsWith(status),
+      )!;
+      writeFileSync(join(cacheDir, path), 'not a code cache');
+      expect(await start(['status'])).toBe('dist');
+      const remade = caches().get(status)!;
+      expect(remade).not.toBe('not a code cache');
+      expect(remade.length).toBeGreaterThan(100);
+      expect(await start(['status'])).toBe('dist');
+      expect(caches().get(status)).toBe(remade);
     },
   );
 

@@ -110,7 +110,7 @@ describe('what each command loads', () => {
     }
   });
 
-  it('check loads the file adapter and the store, but no BullMQ, no ioredis and no undici', async () => {
+  it('check loads the file adapter and the store, but no BullMQ, no ioredis, no undici and no pino', async () => {
     const check = await dependenciesLoadedBy(['check', '--config', configs.redisUp]);
     // Exit 0: every line ok, GET /account included (over node:http, the client's oneShot).
     expect(check.code).toBe(0);
@@ -120,6 +120,8 @@ describe('what each command loads', () => {
     expect(check.loaded).not.toContain('ioredis');
     expect(check.loaded).not.toContain('iconv-lite');
     expect(check.loaded).not.toContain('undici');
+    // Its logger is silent (silentLogger): pino is loaded by a logger that writes.
+    expect(check.loaded).not.toContain('pino');
     expect(check.loaded.filter((name) => NEVER.includes(name))).toEqual([]);
   });
 
@@ -129,6 +131,8 @@ describe('what each command loads', () => {
     const off = await dependenciesLoadedBy(['run-once', '--only', 'stock', '--config', configs.redisUp]);
     expect(off.loaded).toContain('undici');
     expect(tracing(off.loaded)).toEqual([]);
+    // Not on a terminal (stderr is not a TTY here): progress is log lines, the bar is not loaded.
+    expect(off.loaded).not.toContain('cli-progress');
 
     // A collector that is not there: the run goes on, the spans are lost.
     const on = await dependenciesLoadedBy(['run-once', '--only', 'stock', '--config', configs.redisUp], {

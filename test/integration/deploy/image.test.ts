@@ -272,7 +272,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       }
     }
     // and the build context leaves out what must not be shipped or slows the build
-    for (const path of ['node_modules/x', '.git/HEAD', 'dist/main.js', 'erp-sync.env', 'data/erp-sync.db']) {
+    for (const path of ['node_modules/x', '.git/HEAD', 'dist/cli.cjs', 'erp-sync.env', 'data/erp-sync.db']) {
       expect(isIgnored(path, patterns), `${path} is excluded`).toBe(true);
     }
   });
@@ -353,9 +353,9 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     expect(buildResult.output).toBe('');
     expect(buildResult.code).toBe(0);
     // flat: the CLI, the PostgreSQL store's worker thread and the demo's janitor side by side
-    for (const entry of ['main.js', 'postgresWorker.js', 'demoJanitorMain.js'])
+    for (const entry of ['cli.cjs', 'postgresWorker.js', 'demoJanitorMain.js'])
       expect(existsSync(inRoot(`/app/dist/${entry}`)), entry).toBe(true);
-    expect(existsSync(inRoot('/app/dist/main.js.map'))).toBe(false);
+    expect(existsSync(inRoot('/app/dist/cli.cjs.map'))).toBe(false);
   });
 
   it('the runtime layout runs the compiled CLI with production dependencies only (no tsx)', async () => {

@@ -19,6 +19,7 @@ import { FileAccessError } from '../../../src/erp/file/FileAccessError.js';
 import { FileNotReadyError } from '../../../src/erp/file/FileNotReadyError.js';
 import { silentLogger } from '../../../src/logger.js';
 import { fileConfig } from '../../support/writeDropFolder.js';
+import { contractOrder } from '../../contract/contractData.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -197,6 +198,20 @@ describe('file adapter input formats', () => {
     expect(check.details).toMatch(/cannot read the ERP drop folder/);
     await expect(collect(erp.stock())).rejects.toMatchObject({ code: 'erp_unavailable' });
   });
+  it('imports no order into a drop folder gone since the last import, and makes none of its folders', async () => {
+    const dir = dropFolder();
+    const erp = adapter(dir);
+    await erp.importOrder(contractOrder(1));
+    // Unmounted (moved away) right after: the next import comes within the second the folder is taken as there.
+    renameSync(dir, `${dir}-away`);
+    dirs.push(`${dir}-away`);
+    await expect(erp.importOrder(contractOrder(2))).rejects.toMatchObject({ code: 'erp_unavailable' });
+    expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(join(`${dir}-away`, 'outbox', 'orders')).filter((n) => !n.startsWith('.'))).toEqual([
+      '1.json',
+    ]);
+  });
+
   it('reports a file that cannot be read as an ERP error, not as malformed data', async () => {
     for (const name of ['stock.csv', 'stock.xml']) {
       const dir = dropFolder();

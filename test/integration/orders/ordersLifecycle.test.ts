@@ -82,6 +82,35 @@ describe('orders that move on between discovery and import', () => {
   });
 });
 
+describe('a scan that stops part-way', () => {
+  it('records the pages it read; the next scan goes past them down to the orders known before', async () => {
+    world = await startOrderWorld({ config: { orders: { perPage: 2 }, api: { retries: 0 } } });
+    await runOrders(await world.context(), RUN); // the seed's orders: known
+    const sku = await sellableSku(world.api);
+    const created: number[] = [];
+    for (let i = 0; i < 9; i++) created.push((await createPlatformOrder(world.api, sku)).id);
+    // The fourth list page fails: the first three (the 6 newest orders: page 1 recorded alone, then
+    // pages 2 and 3 together) are recorded, the rest not.
+    let lists = 0;
+    const stop = world.sandbox.requestLog.onEntry((entry) => {
+      if (entry.method === 'GET' && entry.path === '/api/v2/orders' && ++lists === 3)
+        world!.sandbox.setFaults('error_rate=1,only=GET /orders');
+    });
+    await expect(discoverOrders(await world.context())).rejects.toThrow();
+    stop();
+    world.sandbox.setFaults(null);
+    const seen = orderRepositoriesOf((await world.context()).store).seen;
+    expect(seen.queued()).toEqual(created.slice(-6));
+
+    // Page 1 holds only known orders now; the scan does not stop there.
+    await discoverOrders(await world.context());
+    expect(seen.queued()).toEqual(created);
+    const run = await runOrders(await world.context(), RUN);
+    expect(run.extra.imported).toBe(9);
+    expect((await outboxIds(join(world.dir, 'erp'))).ids).toEqual(expect.arrayContaining(created));
+  });
+});
+
 describe('parked orders', () => {
   it('parks an order the ERP refuses with its reason, retries it on later polls without dropping it, and imports it once fixed', async () => {
     world = await startOrderWorld({

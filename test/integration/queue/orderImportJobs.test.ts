@@ -4,7 +4,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiOrder } from '../../../src/api/schemas.js';
 import { silentLogger } from '../../../src/logger.js';
 import { ImportClaims } from '../../../src/queue/importClaims.js';
-import { createImportEnqueuer, cutBatches, type ImportEnqueuer } from '../../../src/queue/importEnqueuer.js';
+import {
+  createImportEnqueuer,
+  cutBatches,
+  pageJobs,
+  type ImportEnqueuer,
+} from '../../../src/queue/importEnqueuer.js';
 import { ImportHold } from '../../../src/queue/importHold.js';
 import type { JobRuntime } from '../../../src/queue/jobRuntime.js';
 import type { ImportBatchPayload, ImportPayload } from '../../../src/queue/jobTypes.js';
@@ -62,10 +67,16 @@ async function poll(
   enqueue: (ids: number[], listed: Map<number, ApiOrder>) => Promise<void>,
 ): Promise<{ ids: number[]; listed: Map<number, ApiOrder> }> {
   let found: { ids: number[]; listed: Map<number, ApiOrder> } = { ids: [], listed: new Map() };
-  await runOrders(ctx, { full: false, dryRun: false }, async (_run, ids, listed) => {
-    found = { ids, listed };
-    await enqueue(ids, listed);
-  });
+  await runOrders(
+    ctx,
+    { full: false, dryRun: false },
+    {
+      async all(_run, ids, listed) {
+        found = { ids, listed };
+        await enqueue(ids, listed);
+      },
+    },
+  );
   return found;
 }
 
@@ -124,6 +135,47 @@ describe('order import jobs of many orders', () => {
     ).toBeLessThanOrEqual(1);
     expect(cutBatches([7, 8], 4)).toEqual([[7], [8]]);
   });
+
+  it('cuts a list page read mid-scan into one job while many orders follow, into small ones near the end', () => {
+    expect(pageJobs(100, 9_900, 16)).toBe(1);
+    expect(pageJobs(100, 1_500, 16)).toBe(1);
+    expect(pageJobs(100, 700, 16)).toBe(2);
+    expect(pageJobs(100, 0, 16)).toBe(4);
+    expect(pageJobs(3, 0, 16)).toBe(1);
+    expect(pageJobs(0, 0, 16)).toBe(0);
+  });
+
+  it("a poll hands each list page's new orders to jobs as it reads the page; its last hand-over finds them all taken", async () => {
+    world = await startOrderWorld({ config: { orders: { perPage: 10 } } });
+    const ctx = await world.context();
+    const { enqueuer, queue } = replica(ctx, `pages${prefixes++}`);
+    const pages: { ids: number[]; after: number }[] = [];
+    let last = -1;
+    await runOrders(
+      ctx,
+      { full: false, dryRun: false },
+      {
+        async found(_run, ids, listed, ordersAfter) {
+          pages.push({ ids, after: ordersAfter });
+          // Each page's jobs are there before the scan reads the next page.
+          const before = (await ordersInJobs(queue)).size;
+          await enqueuer.enqueue(ids, listed, ordersAfter);
+          expect((await ordersInJobs(queue)).size).toBe(before + ids.length);
+        },
+        async all(_run, ids, listed) {
+          expect(ids.length).toBe(pages.flatMap((p) => p.ids).length);
+          last = await enqueuer.enqueue(ids, listed);
+        },
+      },
+    );
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.at(-1)!.after).toBe(0);
+    expect(last).toBe(0);
+    const queued = orderRepositoriesOf(ctx.store).seen.queued();
+    const carried = await ordersInJobs(queue);
+    expect([...carried.keys()].sort((x, y) => x - y)).toEqual(queued);
+    expect([...carried.values()].every((n) => n === 1)).toBe(true);
+  }, 60_000);
 
   it('two replicas polling at once hand each order to one job; a poll while they wait hands over none; once the jobs are done, the orders still queued are claimed again', async () => {
     world = await startOrderWorld();

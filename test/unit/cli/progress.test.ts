@@ -18,7 +18,7 @@ describe('progress reporting', () => {
   it('logs a line at most once per interval when not on a terminal', async () => {
     const out = capture();
     const logger = pino({ level: 'info' }, out.stream);
-    const reporter = createProgressReporter({ tty: false, logger, intervalMs: 30 });
+    const reporter = await createProgressReporter({ tty: false, logger, intervalMs: 30 });
     reporter.onProgress({ pipeline: 'stock', read: 1, sent: 0, applied: 0 });
     await new Promise((resolve) => setTimeout(resolve, 40));
     reporter.onProgress({ pipeline: 'stock', read: 500, sent: 500, applied: 0 });
@@ -33,9 +33,9 @@ describe('progress reporting', () => {
     expect(lines[0]).toMatchObject({ msg: 'stock: in progress', read: 500, sent: 500 });
   });
 
-  it('draws a live line with the counts on a terminal', () => {
+  it('draws a live line with the counts on a terminal', async () => {
     const out = capture();
-    const reporter = createProgressReporter({
+    const reporter = await createProgressReporter({
       tty: true,
       logger: pino({ level: 'silent' }),
       stream: out.stream,

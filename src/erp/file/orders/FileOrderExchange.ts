@@ -32,9 +32,11 @@ export class FileOrderExchange {
   constructor(
     readonly config: FileErpConfig,
     readonly logger: Logger,
+    /** Before a missing outbox folder is made: throws when the drop folder is not there. */
+    requireDropFolder?: () => Promise<void>,
   ) {
     this.paths = orderExchangePaths(config);
-    this.#outbox = new OrderOutbox(this.paths, config.outbox.format);
+    this.#outbox = new OrderOutbox(this.paths, config.outbox.format, undefined, undefined, requireDropFolder);
   }
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {

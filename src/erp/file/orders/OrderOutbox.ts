@@ -32,6 +32,8 @@ export class OrderOutbox {
     private readonly format: OutboxFormat,
     private readonly now: () => Date = () => new Date(),
     listingMaxAgeMs = LISTING_MAX_AGE_MS,
+    /** Before an outbox folder that is missing is made: throws when the ERP's drop folder is not there. */
+    private readonly beforeMakingFolder?: () => Promise<void>,
   ) {
     this.#listing = new OutboxListing(
       [paths.ordersDir, ...PROCESSED_DIRS.map((dir) => join(paths.ordersDir, dir))],
@@ -57,6 +59,7 @@ export class OrderOutbox {
     const created = await writeNewFileAtomic(
       join(this.paths.ordersDir, name),
       this.#encode('order_import', document),
+      { beforeMakingFolder: this.beforeMakingFolder },
     );
     this.#listing.add(name);
     return { erpRef: name, alreadyImported: !created };
@@ -134,7 +137,9 @@ export class OrderOutbox {
       order: order.raw,
     };
     // Never replaced: the first delivery of a change stands.
-    await writeNewFileAtomic(path, this.#encode('order_update', document));
+    await writeNewFileAtomic(path, this.#encode('order_update', document), {
+      beforeMakingFolder: this.beforeMakingFolder,
+    });
   }
 
   /** `<orderId>-<kind>.json`: the AWB number, the invoice or the status the platform confirmed. */

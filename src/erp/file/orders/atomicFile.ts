@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { link, mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { close, fsync, link, mkdir, open, rename, unlink, write } from 'node:fs';
+import { readdir, stat, unlink as unlinkFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Prefix of our temporary files: readers of the outbox skip names starting with a dot. */
@@ -12,12 +13,9 @@ const TEMP_PREFIX = '.tmp-';
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const temp = await writeTempBeside(path, content);
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
+  await new Promise<void>((resolve, reject) =>
+    rename(temp, path, (error) => (error ? unlink(temp, () => reject(error)) : resolve())),
+  );
 }
 
 /**
@@ -25,45 +23,80 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
  * hard-linked to the target, which fails if the target exists. Returns false when it existed.
  * Two processes writing the same new file: exactly one wins.
  */
-export async function writeNewFileAtomic(path: string, content: string): Promise<boolean> {
-  const temp = await writeTempBeside(path, content);
-  try {
-    await link(temp, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
+export async function writeNewFileAtomic(
+  path: string,
+  content: string,
+  options: AtomicWriteOptions = {},
+): Promise<boolean> {
+  const temp = await writeTempBeside(path, content, options);
+  return new Promise<boolean>((resolve, reject) =>
+    link(temp, path, (error) =>
+      unlink(temp, () => {
+        if (!error) resolve(true);
+        else if (error.code === 'EEXIST') resolve(false);
+        else reject(error);
+      }),
+    ),
+  );
 }
 
-/** The complete content in a temporary file next to `path` (same folder: rename/link stay atomic), on disk. */
-async function writeTempBeside(path: string, content: string): Promise<string> {
+export interface AtomicWriteOptions {
+  /** Called when the file's folder is missing, before it is made: throws to refuse making it. */
+  beforeMakingFolder?: () => Promise<void>;
+}
+
+/** Per process: with a counter, the temporary files' names without a random draw per file. */
+const TEMP_TOKEN = randomBytes(4).toString('hex');
+let tempCount = 0;
+
+/**
+ * The complete content in a temporary file next to `path` (same folder: rename/link stay atomic),
+ * on disk. One promise for the whole open, write, fsync and close, through the callback API: an
+ * outbox of many files spends far less of the event loop's time than with a FileHandle's promises.
+ */
+function writeTempBeside(path: string, content: string, options: AtomicWriteOptions = {}): Promise<string> {
   const dir = dirname(path);
-  const temp = join(dir, `${TEMP_PREFIX}${basename(path)}-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const handle = await openCreating(temp);
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  return temp;
+  const temp = join(
+    dir,
+    `${TEMP_PREFIX}${basename(path)}-${process.pid}-${TEMP_TOKEN}${(tempCount++).toString(36)}`,
+  );
+  const data = Buffer.from(content, 'utf8');
+  return new Promise<string>((resolve, reject) => {
+    const fail = (fd: number | null, error: Error): void => {
+      const removeTemp = () => unlink(temp, () => reject(error));
+      if (fd === null) removeTemp();
+      else close(fd, removeTemp);
+    };
+    const writeFrom = (fd: number, offset: number): void =>
+      write(fd, data, offset, data.length - offset, null, (error, written) => {
+        if (error) return fail(fd, error);
+        if (offset + written < data.length) return writeFrom(fd, offset + written);
+        fsync(fd, (syncError) => {
+          if (syncError) return fail(fd, syncError);
+          close(fd, (closeError) => (closeError ? fail(null, closeError) : resolve(temp)));
+        });
+      });
+    openCreating(temp, options, (error, fd) => (error ? reject(error) : writeFrom(fd!, 0)));
+  });
 }
 
 /** Opens a new file for writing, making its folder first only when it is missing (not once per file). */
-async function openCreating(path: string): Promise<FileHandle> {
-  try {
-    return await open(path, 'w');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    await mkdir(dirname(path), { recursive: true });
-    return open(path, 'w');
-  }
+function openCreating(
+  path: string,
+  options: AtomicWriteOptions,
+  done: (error: Error | null, fd?: number) => void,
+): void {
+  open(path, 'w', (error, fd) => {
+    if (error?.code !== 'ENOENT') return done(error, fd);
+    const check = options.beforeMakingFolder?.() ?? Promise.resolve();
+    check.then(
+      () =>
+        mkdir(dirname(path), { recursive: true }, (mkdirError) =>
+          mkdirError ? done(mkdirError) : open(path, 'w', done),
+        ),
+      (refused: Error) => done(refused),
+    );
+  });
 }
 
 export async function fileExists(path: string): Promise<boolean> {
@@ -95,7 +128,7 @@ export async function removeStaleTempFiles(dir: string, olderThanMs = 60_000): P
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (info && info.mtimeMs < limit) {
-      await unlink(path).catch(() => undefined);
+      await unlinkFile(path).catch(() => undefined);
       removed += 1;
     }
   }

@@ -95,4 +95,42 @@ describe('order poll scan', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toContain(1);
   });
+
+  for (const order of ['desc', 'asc'] as const) {
+    it(`hands each page's unseen orders over as it is read, newest page first (${order})`, async () => {
+      const l = list(250, 100, order);
+      const handed: number[][] = [];
+      await scanForUnseenOrders(l.fetch, knownUpTo(0), {
+        onUnseen: async (orders) => void handed.push(orders.map((o) => o.id)),
+      });
+      expect(handed.map((ids) => Math.min(...ids))).toEqual(order === 'desc' ? [151, 51, 1] : [201, 101, 1]);
+      expect(handed.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+    });
+
+    it(`after a scan killed part-way, goes past the pages it recorded down to the orders known before (${order})`, async () => {
+      // 1-200 known before; 201-1000 new; the first scan records pages of 1000-701 and is killed.
+      const recorded = new Set(Array.from({ length: 200 }, (_, i) => i + 1));
+      const isKnown = (ids: number[]) => new Set(ids.filter((id) => recorded.has(id)));
+      const record = async (orders: ListedOrder[]) => orders.forEach((o) => recorded.add(o.id));
+      const killed = list(1000, 100, order);
+      let pages = 0;
+      const dying = async (page: number) => {
+        if (++pages > (order === 'desc' ? 3 : 4)) throw new Error('killed');
+        return killed.fetch(page);
+      };
+      await expect(scanForUnseenOrders(dying, isKnown, { onUnseen: record })).rejects.toThrow('killed');
+      const low = Math.min(...[...recorded].filter((id) => id > 200));
+      expect(low).toBe(701);
+
+      // Without the low mark the next scan would stop at the first page of known orders: 201-700 lost.
+      const l = list(1000, 100, order);
+      const blind = await scanForUnseenOrders(l.fetch, isKnown);
+      expect(blind.unseen).toEqual([]);
+
+      const next = await scanForUnseenOrders(l.fetch, isKnown, { unfinishedBelow: low, onUnseen: record });
+      expect(next.unseen.map((o) => o.id)).toEqual(Array.from({ length: 500 }, (_, i) => i + 201));
+      // ...and stops at the first page of orders known before the killed scan (101-200).
+      expect(next.pagesRead).toBe(order === 'desc' ? 9 : 10);
+    });
+  }
 });
