@@ -1,5 +1,6 @@
 import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import { chunks } from './chunks.js';
+import { PairsStatement, PAIRS_PER_STATEMENT } from './PairsStatement.js';
 
 export type FingerprintPipeline = 'stock' | 'prices';
 
@@ -41,26 +42,23 @@ const CHUNK = 500;
 const BULK_CHUNK = 1000;
 
 /**
- * Entries as JSON objects of key: hash with their generation, at most BULK_CHUNK a piece: an
- * object's members come out of json_each as two columns, where an array per row is parsed again
- * for every field (a fifth of the acknowledgements' CPU). No prototype: a key named __proto__ is
- * a member like any other.
+ * Entries as key -> hash pairs, one generation and at most PAIRS_PER_STATEMENT keys a piece, a key
+ * once (the last entry wins): PostgreSQL's upsert refuses to touch a row twice in one statement.
  */
-function* hashChunks(entries: Iterable<FingerprintEntry>): Generator<{ generation: number; json: string }> {
-  let members: Record<string, string> = Object.create(null) as Record<string, string>;
+function* hashChunks(
+  entries: Iterable<FingerprintEntry>,
+): Generator<{ generation: number; pairs: Map<string, string> }> {
+  let pairs = new Map<string, string>();
   let generation = 0;
-  let size = 0;
   for (const e of entries) {
-    if (size === BULK_CHUNK || (size > 0 && e.generation !== generation)) {
-      yield { generation, json: JSON.stringify(members) };
-      members = Object.create(null) as Record<string, string>;
-      size = 0;
+    if (pairs.size === PAIRS_PER_STATEMENT || (pairs.size > 0 && e.generation !== generation)) {
+      yield { generation, pairs };
+      pairs = new Map();
     }
     generation = e.generation;
-    if (!(e.key in members)) size += 1;
-    members[e.key] = e.hash;
+    pairs.set(e.key, e.hash);
   }
-  if (size) yield { generation, json: JSON.stringify(members) };
+  if (pairs.size) yield { generation, pairs };
 }
 
 /**
@@ -76,7 +74,7 @@ function* hashChunks(entries: Iterable<FingerprintEntry>): Generator<{ generatio
 export class FingerprintRepository {
   readonly #getMany: SqlStatement<[string, string], [string, string, number, string | null, number]>;
   readonly #hashes: SqlStatement<[string, string], [string, string | null]>;
-  readonly #put: SqlStatement<[string, number, string, string]>;
+  readonly #put: PairsStatement;
   readonly #markMissing: SqlStatement<[string, number, string]>;
   readonly #clearMissing: SqlStatement<[string, string]>;
   readonly #isMissing: SqlStatement<[string, string], { missing: number }>;
@@ -113,14 +111,16 @@ export class FingerprintRepository {
          FROM ${d.list('k', 'text')} ${d.probe('fingerprints', 'f', 'f.pipeline = ? AND f.key = k.value')}`,
       )
       .raw();
-    // Members: key -> hash, all of one generation. `WHERE true` parts the SELECT from the upsert
-    // clause. Parameters bind in the order they appear (better-sqlite3 takes no ?NNN positions).
-    this.#put = db.prepare(
-      `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-       SELECT ?, e.key, e.value, CAST(? AS BIGINT), ?, 0 FROM ${d.members('e')} WHERE true
-       ON CONFLICT (pipeline, key) DO UPDATE SET
-         hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
-       WHERE excluded.generation >= fingerprints.generation`,
+    // Pairs key -> hash, all of one generation. `WHERE true` parts the SELECT from the upsert clause.
+    this.#put = new PairsStatement(
+      db,
+      'e',
+      (pairs) =>
+        `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
+         SELECT ?, e.key, e.value, CAST(? AS BIGINT), ?, 0 FROM ${pairs} WHERE true
+         ON CONFLICT (pipeline, key) DO UPDATE SET
+           hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
+         WHERE excluded.generation >= fingerprints.generation`,
     );
     // A missing item keeps no hash worth matching: '' never equals a real fingerprint.
     this.#markMissing = db.prepare(
@@ -226,7 +226,7 @@ export class FingerprintRepository {
   putMany(pipeline: FingerprintPipeline, entries: Iterable<FingerprintEntry>): void {
     const ackedAt = new Date().toISOString();
     this.db.transaction(() => {
-      for (const part of hashChunks(entries)) this.#put.run(pipeline, part.generation, ackedAt, part.json);
+      for (const part of hashChunks(entries)) this.#put.run([pipeline, part.generation, ackedAt], part.pairs);
     });
   }
 

@@ -88,9 +88,10 @@ function sweepOnce(): void {
  * Drops the `test_*` schemas created more than an hour before `now`: a test process killed
  * (SIGKILL, a crashed worker) never ran its afterEach. The age is in the name; older names
  * (`test_` and 12 hex digits) are aged by their first migration. Another run may drop the same
- * schema at the same moment: a drop that fails is left to the next sweep.
+ * schema at the same moment: a drop that fails is left to the next sweep. `among` limits the
+ * sweep to those names (the sweep's own test, which must not drop other files' schemas).
  */
-export function dropStaleTestSchemas(now: number): string[] {
+export function dropStaleTestSchemas(now: number, among?: readonly string[]): string[] {
   const dropped: string[] = [];
   withTestDatabase((db) => {
     const names = db
@@ -98,6 +99,7 @@ export function dropStaleTestSchemas(now: number): string[] {
       .pluck()
       .all();
     for (const schema of names) {
+      if (among && !among.includes(schema)) continue;
       const created = createdAt(db, schema);
       if (created === undefined || now - created < STALE_TEST_SCHEMA_MS) continue;
       try {

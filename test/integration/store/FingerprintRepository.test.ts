@@ -222,6 +222,32 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       expect(store.fingerprints.count('stock')).toEqual({ total: 100_000, missing: 0 });
     }, 180_000);
 
+    it('writes a list of any length, a key given twice taking its last hash (SQLite: in pieces of fixed row counts)', () => {
+      const entries = Array.from({ length: 1702 }, (_, i) => ({
+        key: `SKU-${i}`,
+        hash: `h${i}`,
+        generation: 1,
+      }));
+      // SKU-5 again after its piece (another statement), SKU-1001 again within its piece.
+      entries.push(
+        { key: 'SKU-5', hash: 'last', generation: 1 },
+        { key: 'SKU-1001', hash: 'again', generation: 1 },
+      );
+      const counted = countingStatements(store.db);
+      new FingerprintRepository(counted.db).putMany('stock', entries);
+      // 1000 pairs, then the 703 left: one JSON object on PostgreSQL, 512 + 128 + 32 + 16 + 8 + 4
+      // + 2 + 1 rows of VALUES on SQLite.
+      expect(counted.executed).toBe(kind === 'sqlite' ? 9 : 2);
+      const found = store.fingerprints.hashes(
+        'stock',
+        entries.map((e) => e.key),
+      );
+      expect(found.size).toBe(1702);
+      expect(found.get('SKU-5')).toBe('last');
+      expect(found.get('SKU-1001')).toBe('again');
+      expect(found.get('SKU-1701')).toBe('h1701');
+    });
+
     it('remembers not_found items and forgets them once cleared', () => {
       store.fingerprints.putMany('stock', [{ key: 'A', hash: 'h', generation: 1 }]);
       store.fingerprints.markMissing('stock', ['A', 'GHOST'], 2);

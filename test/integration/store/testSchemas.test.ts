@@ -40,7 +40,10 @@ function createSchema(name: string, migratedAt?: string): void {
 
 describe('stale test schemas', () => {
   it('drops test schemas older than an hour, and keeps fresh ones and those not of the tests', () => {
-    const now = Date.now();
+    // A month ahead, and the sweep limited to this test's names: the test files running beside
+    // this one sweep at their real time, so they see these schemas as fresh and leave them, and
+    // this sweep leaves theirs.
+    const now = Date.now() + 30 * 24 * HOUR;
     const old = `test_${(now - 2 * HOUR).toString(36)}_0000dead`;
     const fresh = `test_${(now - HOUR / 2).toString(36)}_0000beef`;
     const oldUnnamedAge = 'test_00000000dead'; // the former name: aged by its first migration
@@ -52,7 +55,7 @@ describe('stale test schemas', () => {
     createSchema(freshUnnamedAge, new Date(now - 60_000).toISOString());
     createSchema(notOurs, new Date(now - 3 * HOUR).toISOString());
 
-    const dropped = dropStaleTestSchemas(now);
+    const dropped = dropStaleTestSchemas(now, [old, fresh, oldUnnamedAge, freshUnnamedAge, notOurs]);
 
     expect(dropped).toContain(old);
     expect(dropped).toContain(oldUnnamedAge);
