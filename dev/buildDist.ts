@@ -13,7 +13,7 @@
  * ../package.json (src/version.ts), ../config/sample (the demo), ./postgresWorker.js (the
  * PostgreSQL store's worker thread), ./demoJanitorMain.js (the demo's janitor process).
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
@@ -125,6 +125,7 @@ await build({
   define: { 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
+asciiOnly(join(outdir, 'cli.cjs'));
 // The entries started by path: the PostgreSQL store's worker thread, the demo's janitor process.
 await build({
   ...common,
@@ -139,3 +140,18 @@ await build({
     js: 'let __require;\nconst require = (id) => (__require ??= process.getBuiltinModule("node:module").createRequire(import.meta.url))(id);',
   },
 });
+
+/**
+ * Escapes what esbuild left outside ASCII in FILE (a comment of zod's, the console's tagged
+ * templates, whose cooked strings html() uses: `\u00b7` is the same `·` there). One character
+ * above 0x7f makes V8 hold the whole 1.9 MB source as a two-byte string: bin/erp-sync.js then
+ * decodes, copies and hashes twice the bytes at every start, about 4 ms of CPU for each command
+ * (bench/RESULTS.md, "What the commands load at start"). The source map's columns move on
+ * those few lines only.
+ */
+function asciiOnly(file: string): void {
+  const source = readFileSync(file, 'utf8');
+  // eslint-disable-next-line no-control-regex
+  const ascii = source.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== source) writeFileSync(file, ascii);
+}

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { VERSION } from '../version.js';
 import { ErpSyncError } from '../domain/errors.js';
 import { ApiError, OutcomeUnknownError, SchemaError, redactError, type RequestContext } from './errors.js';
 import { errorFromFailure, errorFromResponse } from './httpErrors.js';
+import { newRequestId } from './newRequestId.js';
 import { withRetries, type RetrySettings } from './retryPolicy.js';
 import type { Wire } from './wire.js';
 
@@ -178,7 +178,7 @@ export class HttpTransport implements Transport {
     if (this.#stop.signal.aborted) {
       throw new ErpSyncError('internal', `${spec.method} ${spec.route}: the API client is closed`);
     }
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     const startedAt = performance.now();
     return withRetries(
       (attempt) => {

@@ -4,7 +4,7 @@ import type { ApiAccount } from '../api/index.js';
 import { AccountChoiceError, loadConfig, type Config } from '../config.js';
 import { describeError } from '../domain/errors.js';
 import { openErpAdapter } from '../erp/createErpAdapter.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { checkRedis } from '../queue/checkRedis.js';
 import { describeStoreConfig, openStoreFromConfig, StoreNotFoundError, type Store } from '../store/index.js';
 import { createPlatformClient } from '../sync/createPlatformClient.js';
@@ -40,9 +40,27 @@ export async function runChecks(configFile: string | undefined, accountName?: st
     }
     return [{ what: 'configuration', ok: false, details: describeError(error), exitCode: EXIT_CONFIG }];
   }
-  const lines: CheckLine[] = [{ what: 'configuration', ok: true, details: configFile ?? 'environment' }];
   const logger = silentLogger();
+  // The API, the ERP and Redis are asked at once (their waits overlap; the lines keep their order);
+  // the store's line needs the account the API answered. None of the three rejects.
+  const platform = checkPlatform(config, logger);
+  const erp = checkErp(config, logger);
+  const redis = checkRedis(config.redis);
+  const { line: platformLine, account } = await platform;
+  return [
+    { what: 'configuration', ok: true, details: configFile ?? 'environment' },
+    platformLine,
+    await erp,
+    checkStore(config, account),
+    { what: 'Redis (daemon queues)', ...(await redis) },
+  ];
+}
 
+/** GET /account with the configured key; the account it answered, if it did. */
+async function checkPlatform(
+  config: Config,
+  logger: Logger,
+): Promise<{ line: CheckLine; account?: ApiAccount }> {
   const client = createPlatformClient(config.api, logger, {
     timeoutMs: Math.min(config.api.timeoutMs, 10_000),
     retries: 1,
@@ -54,40 +72,43 @@ export async function runChecks(configFile: string | undefined, accountName?: st
   const hint = /\/api\/v2\/?$/.test(new URL(config.api.baseUrl).pathname)
     ? ''
     : '; hint: an API v2 base URL ends in /api/v2';
-  let account: ApiAccount | undefined;
   try {
-    account = await client.account.get();
+    const account = await client.account.get();
     const name = account.name ?? account.company_name;
-    lines.push({
-      what: 'platform API',
-      ok: true,
-      details: `${config.api.baseUrl} (account: ${String(name ?? '?')})${hint}`,
-    });
+    return {
+      line: {
+        what: 'platform API',
+        ok: true,
+        details: `${config.api.baseUrl} (account: ${String(name ?? '?')})${hint}`,
+      },
+      account,
+    };
   } catch (error) {
-    lines.push({
-      what: 'platform API',
-      ok: false,
-      details: `${config.api.baseUrl}: ${describeError(error)}${hint}`,
-    });
+    return {
+      line: {
+        what: 'platform API',
+        ok: false,
+        details: `${config.api.baseUrl}: ${describeError(error)}${hint}`,
+      },
+    };
   } finally {
     await client.close();
   }
+}
 
+/** The ERP adapter's own check. */
+async function checkErp(config: Config, logger: Logger): Promise<CheckLine> {
   try {
     const erp = await openErpAdapter(config.erp, logger);
     try {
       const result = await erp.check();
-      lines.push({ what: `ERP (${erp.kind})`, ok: result.ok, details: result.details });
+      return { what: `ERP (${erp.kind})`, ok: result.ok, details: result.details };
     } finally {
       await erp.close();
     }
   } catch (error) {
-    lines.push({ what: 'ERP', ok: false, details: describeError(error) });
+    return { what: 'ERP', ok: false, details: describeError(error) };
   }
-
-  lines.push(checkStore(config, account));
-  lines.push({ what: 'Redis (daemon queues)', ...(await checkRedis(config.redis)) });
-  return lines;
 }
 
 /** The store, if there is one (check never creates it), and the account it belongs to. */

@@ -33,7 +33,9 @@ export async function checkRedis(config: RedisConfig): Promise<RedisCheck> {
     return { ok: false, details: (error as Error).message };
   }
   try {
-    const info = `${String(await redis.call('INFO', 'server'))}\n${String(await redis.call('INFO', 'memory'))}`;
+    // Both sent at once: the replies come in order (RespConnection's queue), one round trip.
+    const [server, memory] = await Promise.all([redis.call('INFO', 'server'), redis.call('INFO', 'memory')]);
+    const info = `${String(server)}\n${String(memory)}`;
     const version = infoField(info, 'redis_version') ?? '?';
     const policy = infoField(info, 'maxmemory_policy') ?? '?';
     const problems: string[] = [];

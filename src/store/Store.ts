@@ -35,23 +35,24 @@ export interface StoreOptions {
  * The daemon's state, in SQLite (a file several processes of one host open: WAL mode, busy
  * timeout) or PostgreSQL (processes on several hosts), behind the SQL port `db`; each repository
  * holds its own prepared statements.
- * Another feature adds its repositories as further readonly properties built in the constructor.
+ * Each repository is made, and its statements prepared, when it is first used: a command that
+ * reads one table (`erp-sync check` reads the account) prepared all 107 statements, about 5 ms
+ * of its start (bench/RESULTS.md, "What the commands load at start"). Another feature adds its
+ * repositories as further getters of the same kind.
  */
 export class Store {
-  readonly account: AccountRepository;
-  readonly cursors: CursorRepository;
-  readonly productLinks: ProductLinkRepository;
-  readonly fingerprints: FingerprintRepository;
-  readonly runs: RunRepository;
-  readonly rejects: RejectRepository;
-  readonly leases: LeaseRepository;
-  readonly generations: GenerationRepository;
-  /** Bulk request sizes the platform's refusals taught (issue 21). */
-  readonly bulkLimits: BulkLimitRepository;
-  /** Order links, seen/parked orders, applied ERP events, ERP-origin orders (issue 5). */
-  readonly orders: OrderRepositories;
-  /** Product creates and field fingerprints of the products pipeline (issue 14). */
-  readonly products: ProductRepositories;
+  #account?: AccountRepository;
+  #cursors?: CursorRepository;
+  #productLinks?: ProductLinkRepository;
+  #fingerprints?: FingerprintRepository;
+  #runs?: RunRepository;
+  #rejects?: RejectRepository;
+  #leases?: LeaseRepository;
+  #generations?: GenerationRepository;
+  #bulkLimits?: BulkLimitRepository;
+  #orders?: OrderRepositories;
+  #products?: ProductRepositories;
+  readonly #now: () => number;
 
   constructor(
     readonly db: SqlDatabase,
@@ -59,17 +60,54 @@ export class Store {
     readonly path: string,
     options: StoreOptions = {},
   ) {
-    this.account = new AccountRepository(db);
-    this.cursors = new CursorRepository(db);
-    this.productLinks = new ProductLinkRepository(db);
-    this.fingerprints = new FingerprintRepository(db);
-    this.runs = new RunRepository(db);
-    this.rejects = new RejectRepository(db);
-    this.leases = new LeaseRepository(db, options.now ?? Date.now);
-    this.generations = new GenerationRepository(db);
-    this.bulkLimits = new BulkLimitRepository(db);
-    this.orders = createOrderRepositories(db);
-    this.products = createProductRepositories(db);
+    this.#now = options.now ?? Date.now;
+  }
+
+  get account(): AccountRepository {
+    return (this.#account ??= new AccountRepository(this.db));
+  }
+
+  get cursors(): CursorRepository {
+    return (this.#cursors ??= new CursorRepository(this.db));
+  }
+
+  get productLinks(): ProductLinkRepository {
+    return (this.#productLinks ??= new ProductLinkRepository(this.db));
+  }
+
+  get fingerprints(): FingerprintRepository {
+    return (this.#fingerprints ??= new FingerprintRepository(this.db));
+  }
+
+  get runs(): RunRepository {
+    return (this.#runs ??= new RunRepository(this.db));
+  }
+
+  get rejects(): RejectRepository {
+    return (this.#rejects ??= new RejectRepository(this.db));
+  }
+
+  get leases(): LeaseRepository {
+    return (this.#leases ??= new LeaseRepository(this.db, this.#now));
+  }
+
+  get generations(): GenerationRepository {
+    return (this.#generations ??= new GenerationRepository(this.db));
+  }
+
+  /** Bulk request sizes the platform's refusals taught (issue 21). */
+  get bulkLimits(): BulkLimitRepository {
+    return (this.#bulkLimits ??= new BulkLimitRepository(this.db));
+  }
+
+  /** Order links, seen/parked orders, applied ERP events, ERP-origin orders (issue 5). */
+  get orders(): OrderRepositories {
+    return (this.#orders ??= createOrderRepositories(this.db));
+  }
+
+  /** Product creates and field fingerprints of the products pipeline (issue 14). */
+  get products(): ProductRepositories {
+    return (this.#products ??= createProductRepositories(this.db));
   }
 
   /** Runs fn in one transaction (nested calls become savepoints); returns its result. */

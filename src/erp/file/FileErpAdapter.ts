@@ -1,5 +1,5 @@
-import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { stat as statCallback, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import type {
   FeedbackResult,
   OrderChange,
@@ -47,6 +47,9 @@ export const FILE_IMPORTS_AT_ONCE = 16;
 
 /** How long a drop folder found is taken as there for the order writes (ms). */
 const FOLDER_SEEN_MS = 1000;
+
+// node:fs's callback form, promisified, as in locateInput.ts: `erp-sync check` loads no node:fs/promises.
+const stat = promisify(statCallback);
 
 export class FileErpAdapter implements ErpAdapter {
   readonly kind = 'file';

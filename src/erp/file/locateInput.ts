@@ -1,9 +1,15 @@
-import { readdir } from 'node:fs/promises';
+import { readdir as readdirCallback } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { RecordKind } from '../mapping/fields.js';
 import { FileAccessError } from './FileAccessError.js';
 
 export const INPUT_FORMATS = ['csv', 'json', 'ndjson', 'xml'] as const;
+// node:fs's callback form, promisified: node:fs/promises loads about ten of Node's modules (readline
+// among them) that `erp-sync check` would load for this one listing (bench/RESULTS.md, "What the
+// commands load at start").
+const readdir = promisify(readdirCallback);
+
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface InputFile {

@@ -356,6 +356,9 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     for (const entry of ['cli.cjs', 'postgresWorker.js', 'demoJanitorMain.js'])
       expect(existsSync(inRoot(`/app/dist/${entry}`)), entry).toBe(true);
     expect(existsSync(inRoot('/app/dist/cli.cjs.map'))).toBe(false);
+    // ASCII only: one other character makes V8 hold the whole source as two-byte (dev/buildDist.ts, asciiOnly)
+    // eslint-disable-next-line no-control-regex
+    expect(readFileSync(inRoot('/app/dist/cli.cjs'), 'latin1')).not.toMatch(/[^\x00-\x7f]/);
   });
 
   it('the runtime layout runs the compiled CLI with production dependencies only (no tsx)', async () => {

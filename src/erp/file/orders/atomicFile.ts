@@ -45,8 +45,12 @@ export interface AtomicWriteOptions {
   beforeMakingFolder?: () => Promise<void>;
 }
 
-/** Per process: with a counter, the temporary files' names without a random draw per file. */
-const TEMP_TOKEN = randomBytes(4).toString('hex');
+/**
+ * Per process: with a counter, the temporary files' names without a random draw per file. Drawn at
+ * the first write, not when the module loads: `erp-sync check` loads it and writes nothing, and
+ * node:crypto costs it about 3 ms at start (bench/RESULTS.md, "What the commands load at start").
+ */
+let tempToken: string | undefined;
 let tempCount = 0;
 
 /**
@@ -58,7 +62,7 @@ function writeTempBeside(path: string, content: string, options: AtomicWriteOpti
   const dir = dirname(path);
   const temp = join(
     dir,
-    `${TEMP_PREFIX}${basename(path)}-${process.pid}-${TEMP_TOKEN}${(tempCount++).toString(36)}`,
+    `${TEMP_PREFIX}${basename(path)}-${process.pid}-${(tempToken ??= randomBytes(4).toString('hex'))}${(tempCount++).toString(36)}`,
   );
   const data = Buffer.from(content, 'utf8');
   return new Promise<string>((resolve, reject) => {
