@@ -8,7 +8,7 @@
  * - a lone read (cursors.get) and a lone write (cursors.set: on PostgreSQL its own transaction
  *   with the store's advisory lock);
  * - per batch of 1000 keys, on rows that exist (the steady state of a changed-100k push): the
- *   scan's fingerprint read (getMany) and the acknowledgements (putMany) alone;
+ *   fingerprint read (getMany), the scan's read (hashes) and the acknowledgements (putMany) alone;
  * - the push path's whole bookkeeping of a changed batch, through the push stages themselves
  *   (what a push job does with the store): the scan's read, `markInFlight` (the generation guard
  *   and the in-flight state), `recordPushResult` (the acknowledgements).
@@ -72,6 +72,9 @@ function runOnce(store: Store, round: number): Row {
     }),
     'batch: fingerprint read (getMany, 1000 keys)': measure(() => {
       for (let b = 0; b < BATCHES; b++) store.fingerprints.getMany('stock', keys(b));
+    }),
+    "batch: the scan's read (hashes, 1000 keys)": measure(() => {
+      for (let b = 0; b < BATCHES; b++) store.fingerprints.hashes('stock', keys(b));
     }),
     'batch: push bookkeeping (scan read, markInFlight, recordPushResult, 1000)': measure(() => {
       // The stages read nothing else of the context: the store alone.

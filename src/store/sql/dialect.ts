@@ -10,6 +10,11 @@ export interface Dialect {
    * statement's next parameter (one parameter whatever the list's length).
    */
   list(alias: string, type: 'text' | 'integer'): string;
+  /**
+   * list() of text whose FROM item also has `position`, the element's place in the array: what
+   * `ORDER BY alias.position` returns rows in (json_each's `key`, PostgreSQL's WITH ORDINALITY).
+   */
+  orderedList(alias: string): string;
   /** A FROM item `alias` whose `value` is each element (itself an array) of a JSON array parameter. */
   rows(alias: string): string;
   /**
@@ -34,6 +39,8 @@ export interface Dialect {
    * flatten) makes it look each key up in the index.
    */
   probe(table: string, alias: string, on: string): string;
+  /** probe() as a LEFT JOIN: a list element with no row of the table gives a row of NULLs. */
+  probeOrNull(table: string, alias: string, on: string): string;
   /** The smaller of two values (SQLite's two-argument min). */
   least(a: string, b: string): string;
   /** The LIMIT value that means "no limit". */
@@ -44,16 +51,20 @@ export const SQLITE: Dialect = {
   name: 'sqlite',
   list: (alias) => `json_each(?) AS ${alias}`,
   rows: (alias) => `json_each(?) AS ${alias}`,
+  orderedList: (alias) => `(SELECT key AS position, value FROM json_each(?)) AS ${alias}`,
   pairs: (alias, rows) =>
     `(SELECT column1 AS key, column2 AS value FROM (VALUES ${Array.from({ length: rows }, () => '(?, ?)').join(', ')})) AS ${alias}`,
   pairParams: (pairs) => {
     const params: string[] = [];
-    for (const [key, value] of pairs) params.push(key, value);
+    // forEach, not for...of: no [key, value] array per pair in code V8 has not optimised yet.
+    pairs.forEach((value, key) => params.push(key, value));
     return params;
   },
   pairsByCount: true,
   field: (alias, index) => `${alias}.value ->> ${index}`,
   probe: (table, alias, on) => `CROSS JOIN ${table} AS ${alias} ON ${on}`,
+  // The left side of a LEFT JOIN is SQLite's outer loop: one key lookup per element.
+  probeOrNull: (table, alias, on) => `LEFT JOIN ${table} AS ${alias} ON ${on}`,
   least: (a, b) => `min(${a}, ${b})`,
   noLimit: -1,
 };
@@ -65,12 +76,13 @@ export const POSTGRES: Dialect = {
       ? `jsonb_array_elements_text(?::jsonb) AS ${alias}(value)`
       : `(SELECT value::bigint AS value FROM jsonb_array_elements_text(?::jsonb) AS e(value)) AS ${alias}`,
   rows: (alias) => `jsonb_array_elements(?::jsonb) AS ${alias}(value)`,
+  orderedList: (alias) => `jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS ${alias}(value, position)`,
   pairs: (alias) => `jsonb_each_text(?::jsonb) AS ${alias}(key, value)`,
   pairParams: (pairs) => {
     // No prototype: a key named __proto__ is a member like any other. (Object.fromEntries costs
     // ten times as much in a fresh process.)
     const members = Object.create(null) as Record<string, string>;
-    for (const [key, value] of pairs) members[key] = value;
+    pairs.forEach((value, key) => (members[key] = value));
     return [JSON.stringify(members)];
   },
   pairsByCount: false,
@@ -78,6 +90,8 @@ export const POSTGRES: Dialect = {
     type === 'text' ? `(${alias}.value ->> ${index})` : `(${alias}.value ->> ${index})::bigint`,
   probe: (table, alias, on) =>
     `CROSS JOIN LATERAL (SELECT * FROM ${table} AS ${alias} WHERE ${on} OFFSET 0) AS ${alias}`,
+  probeOrNull: (table, alias, on) =>
+    `LEFT JOIN LATERAL (SELECT * FROM ${table} AS ${alias} WHERE ${on} OFFSET 0) AS ${alias} ON true`,
   least: (a, b) => `least(${a}, ${b})`,
   noLimit: null,
 };

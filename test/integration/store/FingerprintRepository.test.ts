@@ -248,6 +248,33 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       expect(found.get('SKU-1701')).toBe('h1701');
     });
 
+    it("the scan's read gives each key its own hash, in any order, for any length", () => {
+      // Stored in key order; read in reverse with absent, missing, cleared and repeated keys among
+      // them: a hash handed to the wrong key shows.
+      const stored = Array.from({ length: 1500 }, (_, i) => ({
+        key: `SKU-${String(i).padStart(4, '0')}`,
+        hash: `q=${i}`,
+        generation: 1,
+      }));
+      store.fingerprints.putMany('stock', stored);
+      store.fingerprints.markMissing('stock', ['SKU-0007', 'SKU-1203', 'GHOST'], 2);
+      store.fingerprints.markMissing('stock', ['SKU-0100'], 2);
+      store.fingerprints.clearMissing('stock', ['SKU-0100']);
+      const keys = ['NEW-1', ...stored.map((e) => e.key).reverse(), 'SKU-0003', 'NEW-2'];
+      const expected = new Map<string, string | null>();
+      for (const { key, hash } of stored) expected.set(key, hash);
+      for (const key of ['SKU-0007', 'SKU-1203', 'GHOST']) expected.set(key, null);
+      expected.set('SKU-0100', '');
+      const found = store.fingerprints.hashes('stock', [...keys, 'GHOST']);
+      expect(found).toEqual(
+        new Map([...keys, 'GHOST'].filter((k) => expected.has(k)).map((k) => [k, expected.get(k)])),
+      );
+      expect(found.has('NEW-1')).toBe(false);
+      expect(found.get('SKU-1203')).toBeNull();
+      expect(found.get('SKU-0003')).toBe('q=3');
+      expect(store.fingerprints.hashes('prices', keys)).toEqual(new Map());
+    });
+
     it('remembers not_found items and forgets them once cleared', () => {
       store.fingerprints.putMany('stock', [{ key: 'A', hash: 'h', generation: 1 }]);
       store.fingerprints.markMissing('stock', ['A', 'GHOST'], 2);
