@@ -34,6 +34,7 @@ const BUNDLED = new Set([
   'saxes',
   'fast-xml-parser',
   'p-retry',
+  'better-sqlite3',
 ]);
 
 const packageOf = (specifier: string): string =>
@@ -96,6 +97,35 @@ const builtins: Plugin = {
   },
 };
 
+/**
+ * better-sqlite3's JavaScript is bundled (its 14 files through Node's loader were about 4 ms of a
+ * short command's start), all but lib/binding.js, which finds the native module from its own
+ * folder (node-gyp's build/, else the platform's prebuild): that one is required where it is
+ * installed, so the native module is found as before, in a checkout and in the image alike.
+ */
+const sqliteBinding: Plugin = {
+  name: 'sqlite-binding',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\/binding$/ }, (args) =>
+      args.importer.includes('/node_modules/better-sqlite3/lib/')
+        ? { path: 'better-sqlite3/lib/binding.js', namespace: 'sqlite-binding' }
+        : undefined,
+    );
+    esbuild.onResolve({ filter: /^better-sqlite3\/package\.json$/ }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    esbuild.onLoad({ filter: /.*/, namespace: 'sqlite-binding' }, () => ({
+      // Not exported by its package ("exports"), so required by its path beside package.json.
+      contents: [
+        'const { dirname, join } = require("node:path");',
+        'module.exports = require(join(dirname(require.resolve("better-sqlite3/package.json")), "lib", "binding.js"));',
+      ].join('\n'),
+      loader: 'js',
+    }));
+  },
+};
+
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? join(PROJECT_ROOT, 'dist') : resolve(process.argv[at + 1]!);
 rmSync(outdir, { recursive: true, force: true });
@@ -106,7 +136,7 @@ const common = {
   platform: 'node',
   target: 'node22',
   sourcemap: !process.argv.includes('--no-source-maps'),
-  plugins: [builtins, externals],
+  plugins: [sqliteBinding, builtins, externals],
   logLevel: 'warning',
 } satisfies BuildOptions;
 // The CLI: one CommonJS file that bin/erp-sync.js compiles with a V8 code cache of its own, made
