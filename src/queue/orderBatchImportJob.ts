@@ -6,6 +6,7 @@ import { classifyFailure } from '../sync/frame/classifyFailure.js';
 import { bindRun } from '../sync/frame/runInFrame.js';
 import type { ItemCounts } from '../sync/frame/types.js';
 import { ImportWrites } from '../sync/orders/importWrites.js';
+import { readKnownOrders } from '../sync/orders/knownOrders.js';
 import { importItemCounts, importPlatformOrder, type ImportOutcome } from '../sync/orders/orderImport.js';
 import { handleFailure } from './handleFailure.js';
 import { failureOfError, isRateLimit, type JobFailure } from './jobFailure.js';
@@ -41,7 +42,12 @@ export const orderBatchImportJob: JobKind<ImportBatchPayload, ImportBatchResult>
     const { ctx } = bindRun(runtime.ctx);
     const orders = job.data.orders;
     // An earlier attempt of this job (back from a hold) or another job may have decided some.
-    const queued = orderRepositoriesOf(ctx.store).seen.queuedAmong(orders.map((order) => order.id));
+    const repos = orderRepositoriesOf(ctx.store);
+    const queued = repos.seen.queuedAmong(orders.map((order) => order.id));
+    const known = readKnownOrders(
+      repos,
+      orders.filter((order) => queued.has(order.id)),
+    );
     const writes = new ImportWrites(ctx.store);
     const result: ImportBatchResult = { outcomes: {}, retriedAlone: [], decidedBefore: [] };
     const failed: { orderId: number; listed: ApiOrder }[] = [];
@@ -56,7 +62,7 @@ export const orderBatchImportJob: JobKind<ImportBatchPayload, ImportBatchResult>
         else if (runtime.imports.waitMs() > 0) stop = 'held';
         if (stop) break;
         try {
-          const outcome = await importPlatformOrder(ctx, listed.id, listed, writes.record);
+          const outcome = await importPlatformOrder(ctx, listed.id, listed, writes.record, known);
           result.outcomes[listed.id] = outcome;
           if (ANSWERED.has(outcome)) runtime.imports.succeeded();
         } catch (error) {

@@ -64,7 +64,14 @@ export interface NewOrderLink {
   status: OrderStatus;
   paymentStatus: PaymentStatus;
   platformCreatedAt: string | null;
-  lines: { sku: string; quantity: number }[];
+  /** The units the oversell guard holds; null keeps the lines stored for the order (found by linesOf). */
+  lines: OrderUnits[] | null;
+}
+
+/** One line of an order as the oversell guard counts it. */
+export interface OrderUnits {
+  sku: string;
+  quantity: number;
 }
 
 interface LinkRow {
@@ -90,6 +97,7 @@ export class OrderLinkRepository {
   readonly #get: SqlStatement<[number], LinkRow>;
   readonly #byErpRef: SqlStatement<[string], LinkRow>;
   readonly #getMany: SqlStatement<[string], LinkRow>;
+  readonly #linesOf: SqlStatement<[string], { id: number; sku: string; quantity: number }>;
   readonly #list: SqlStatement<[number, number], LinkRow>;
   readonly #count: SqlStatement<[], { n: number }>;
   readonly #open: SqlStatement<[string], LinkRow>;
@@ -119,6 +127,11 @@ export class OrderLinkRepository {
     this.#getMany = db.prepare(
       `SELECT l.* FROM ${db.dialect.list('k', 'integer')}
        ${db.dialect.probe('order_links', 'l', 'l.platform_order_id = k.value')}`,
+    );
+    this.#linesOf = db.prepare(
+      `SELECT l.platform_order_id AS id, l.sku AS sku, l.quantity AS quantity FROM ${db.dialect.list('k', 'integer')}
+       ${db.dialect.probe('order_lines', 'l', 'l.platform_order_id = k.value')}
+       ORDER BY l.platform_order_id, l.line`,
     );
     this.#list = db.prepare('SELECT * FROM order_links ORDER BY platform_order_id DESC LIMIT ? OFFSET ?');
     this.#count = db.prepare('SELECT count(*) AS n FROM order_links');
@@ -182,17 +195,17 @@ export class OrderLinkRepository {
         now,
         now,
       ).changes;
-      if (inserted === 0) return;
+      if (inserted === 0 || link.lines === null) return;
       this.#replaceLines(link.platformOrderId, link.lines);
     });
   }
 
   /** Lines of an order not linked yet (parked): the oversell guard holds their units too. */
-  replaceLines(platformOrderId: number, lines: { sku: string; quantity: number }[]): void {
+  replaceLines(platformOrderId: number, lines: OrderUnits[]): void {
     this.db.transaction(() => this.#replaceLines(platformOrderId, lines));
   }
 
-  #replaceLines(platformOrderId: number, lines: { sku: string; quantity: number }[]): void {
+  #replaceLines(platformOrderId: number, lines: OrderUnits[]): void {
     this.#deleteLines.run(platformOrderId);
     lines.forEach((line, index) => this.#insertLine.run(platformOrderId, index, line.sku, line.quantity));
   }
@@ -210,6 +223,19 @@ export class OrderLinkRepository {
   getMany(ids: readonly number[]): Map<number, OrderLink> {
     const out = new Map<number, OrderLink>();
     for (const row of this.#getMany.all(JSON.stringify(ids))) out.set(row.platform_order_id, toLink(row));
+    return out;
+  }
+
+  /** The stored lines of these orders (linked or not), in their order; an order without lines is absent. */
+  linesOf(ids: readonly number[]): Map<number, OrderUnits[]> {
+    const out = new Map<number, OrderUnits[]>();
+    if (ids.length === 0) return out;
+    for (const row of this.#linesOf.all(JSON.stringify(ids))) {
+      const lines = out.get(row.id);
+      const units = { sku: row.sku, quantity: row.quantity };
+      if (lines) lines.push(units);
+      else out.set(row.id, [units]);
+    }
     return out;
   }
 

@@ -39,6 +39,7 @@ export class OutgoingOrderRepository {
   readonly #erpRecorded: SqlStatement<[string, string]>;
   readonly #byPlatform: SqlStatement<[number], OutgoingRow>;
   readonly #knownSources: SqlStatement<[string], { source_order_id: string }>;
+  readonly #createdAmong: SqlStatement<[string], { id: number }>;
   readonly #list: SqlStatement<[], OutgoingRow>;
 
   constructor(db: SqlDatabase) {
@@ -64,6 +65,10 @@ export class OutgoingOrderRepository {
     this.#knownSources = db.prepare(
       `SELECT o.source_order_id FROM ${db.dialect.list('k', 'text')}
        ${db.dialect.probe('outgoing_orders', 'o', 'o.source_order_id = k.value')}`,
+    );
+    this.#createdAmong = db.prepare(
+      `SELECT o.platform_order_id AS id FROM ${db.dialect.list('k', 'integer')}
+       ${db.dialect.probe('outgoing_orders', 'o', 'o.platform_order_id = k.value')}`,
     );
     this.#list = db.prepare('SELECT * FROM outgoing_orders ORDER BY created_at');
   }
@@ -110,6 +115,12 @@ export class OutgoingOrderRepository {
     // Most platform orders carry no source id: no statement for them (one per imported order).
     if (sourceOrderIds.length === 0) return new Set();
     return new Set(this.#knownSources.all(JSON.stringify(sourceOrderIds)).map((r) => r.source_order_id));
+  }
+
+  /** Which of these platform order ids are orders we created from the ERP: one statement for many. */
+  createdAmong(platformOrderIds: readonly number[]): Set<number> {
+    if (platformOrderIds.length === 0) return new Set();
+    return new Set(this.#createdAmong.all(JSON.stringify(platformOrderIds)).map((r) => r.id));
   }
 
   list(): OutgoingOrderRecord[] {

@@ -9,10 +9,7 @@ export function erpOriginIds(
   orders: readonly { id: number; sourceOrderId: string | null }[],
 ): Set<number> {
   const sources = outgoing.knownSources(orders.flatMap((o) => (o.sourceOrderId ? [o.sourceOrderId] : [])));
-  const out = new Set<number>();
-  for (const order of orders) {
-    if ((order.sourceOrderId && sources.has(order.sourceOrderId)) || outgoing.byPlatformOrderId(order.id))
-      out.add(order.id);
-  }
+  const out = outgoing.createdAmong(orders.map((order) => order.id));
+  for (const order of orders) if (order.sourceOrderId && sources.has(order.sourceOrderId)) out.add(order.id);
   return out;
 }

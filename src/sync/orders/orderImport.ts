@@ -9,6 +9,7 @@ import type { ItemCounts, SyncContext } from '../frame/types.js';
 import { unitsOf } from './unitsOf.js';
 import { requireErpOrderPart } from '../../erp/erpOrderPart.js';
 import { recordAtOnce, type RecordOutcome } from './importWrites.js';
+import { sameUnits, type KnownOrders } from './knownOrders.js';
 
 export type ImportOutcome = 'imported' | 'already_in_erp' | 'parked' | 'skipped' | 'erp_origin' | 'gone';
 
@@ -26,16 +27,18 @@ export function importItemCounts(outcome: ImportOutcome): ItemCounts {
  * (`GET /orders/{id}`), and an order whose record the platform answers in a shape that cannot be
  * read is parked with the field named (retried like any parked order). A transient failure leaves
  * it queued for the next run. `record` writes the outcome (default: a transaction of its own; an
- * import job of many orders gathers them into one).
+ * import job of many orders gathers them into one). `known`: the store's links, ERP-origin orders and
+ * stored lines of a job's orders, read once for the job (without it, read for this order).
  */
 export async function importPlatformOrder(
   ctx: SyncContext,
   orderId: number,
   listed?: ApiOrder,
   record: RecordOutcome = recordAtOnce(ctx.store),
+  known?: KnownOrders,
 ): Promise<ImportOutcome> {
   const repos = orderRepositoriesOf(ctx.store);
-  const linked = repos.links.get(orderId);
+  const linked = known ? known.links.get(orderId) : repos.links.get(orderId);
   if (linked) {
     // The ERP confirmed it before (a second job for the order, after BullMQ pruned the first one's
     // id, or a poll that listed it while it was being imported): no GET, no second import.
@@ -57,7 +60,8 @@ export async function importPlatformOrder(
     throw error;
   }
 
-  if (erpOriginIds(repos.outgoing, [order]).has(order.id)) {
+  const erpOrigin = known ? known.erpOrigin : erpOriginIds(repos.outgoing, [order]);
+  if (erpOrigin.has(order.id)) {
     // Its units are in the ERP's stock already: no lines left for the oversell guard to hold.
     record(() => {
       repos.seen.setOutcome(order.id, 'erp_origin', order.status, order.createdAt);
@@ -110,6 +114,9 @@ export async function importPlatformOrder(
     throw error;
   }
 
+  const units = unitsOf(order.items);
+  // The poll stored the lines of the same list record: no delete and insert again at the link.
+  const lines = known && sameUnits(known.lines.get(order.id), units) ? null : units;
   record(() => {
     repos.links.link({
       platformOrderId: order.id,
@@ -118,7 +125,7 @@ export async function importPlatformOrder(
       status: order.status,
       paymentStatus: order.paymentStatus,
       platformCreatedAt: order.createdAt,
-      lines: unitsOf(order.items),
+      lines,
     });
     repos.seen.setOutcome(order.id, 'imported', order.status, order.createdAt);
     repos.parked.unpark(order.id);

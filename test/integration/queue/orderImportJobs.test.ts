@@ -17,6 +17,7 @@ import { orderBatchImportJob, type ImportBatchResult } from '../../../src/queue/
 import { orderRepositoriesOf } from '../../../src/store/createOrderRepositories.js';
 import type { SyncContext } from '../../../src/sync/frame/types.js';
 import { runOrders } from '../../../src/sync/orders/orders.js';
+import { unitsOf } from '../../../src/sync/orders/unitsOf.js';
 import { startPrivateRedis, type PrivateRedis } from '../../../dev/redisServer.js';
 import { MemoryErp, MemoryErpAdapter } from '../../support/MemoryErpAdapter.js';
 import { startOrderWorld, type OrderWorld } from '../../support/orderWorld.js';
@@ -252,6 +253,56 @@ describe('order import jobs of many orders', () => {
     const claims = new ImportClaims(connection, queue);
     expect(await claims.ownerOf(first)).toBe(`order-${first}`);
     expect(await claims.ownerOf(ids[1]!)).toBeNull();
+  }, 60_000);
+
+  it("reads what the store knows of the batch's orders once: links made elsewhere, ERP-origin orders, lines kept or rewritten", async () => {
+    world = await startOrderWorld();
+    const memory = new MemoryErp();
+    const ctx = { ...(await world.context()), erp: await openMemoryErp(memory) };
+    const { queue, enqueuer } = replica(ctx, `known${prefixes++}`, 1);
+    await poll(ctx, (ids, listed) => enqueuer.enqueue(ids, listed).then(() => undefined));
+    const jobs = (await queue.getJobs(['waiting'])) as Job<ImportBatchPayload>[];
+    const job = jobs.find((j) => j.name === 'order-imports')!;
+    const orders = job.data.orders;
+    const [kept, changed, linkedElsewhere, ours] = orders.map((order) => order.id) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const repos = orderRepositoriesOf(ctx.store);
+    const listedUnits = (id: number) => unitsOf(orders.find((order) => order.id === id)!.items);
+    expect(repos.links.linesOf([kept]).get(kept)).toEqual(listedUnits(kept));
+    // Lines stored from another record of the order than the one the job carries: the job's are linked.
+    repos.links.replaceLines(changed, [{ sku: 'OLD', quantity: 9 }]);
+    repos.links.link({
+      platformOrderId: linkedElsewhere,
+      erpRef: 'elsewhere',
+      number: null,
+      status: 'new',
+      paymentStatus: 'unpaid',
+      platformCreatedAt: null,
+      lines: [],
+    });
+    repos.outgoing.recordIntent('ERP-1', 'h');
+    repos.outgoing.markCreated('ERP-1', ours);
+
+    const hold = new ImportHold({ holdMs: 60_000, logger: silentLogger() });
+    const result = (await orderBatchImportJob.process(job, {
+      runtime: runtimeOf(ctx, enqueuer, hold),
+    })) as ImportBatchResult;
+
+    expect(result.outcomes[linkedElsewhere]).toBe('already_in_erp');
+    expect(result.outcomes[ours]).toBe('erp_origin');
+    expect(result.outcomes[kept]).toBe('imported');
+    expect(memory.imported.has(linkedElsewhere)).toBe(false);
+    expect(memory.imported.has(ours)).toBe(false);
+    expect(memory.imported.size).toBe(orders.length - 2);
+    const lines = repos.links.linesOf([kept, changed, ours]);
+    expect(lines.get(kept)).toEqual(listedUnits(kept));
+    expect(lines.get(changed)).toEqual(listedUnits(changed));
+    expect(lines.has(ours)).toBe(false);
+    expect(repos.links.get(kept)?.erpRef).toBe(`M-${kept}`);
   }, 60_000);
 
   it('the ERP failing imports in a row: the batch goes back to wait with the queue held, and does the undecided orders when it returns', async () => {

@@ -60,6 +60,32 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       ).toEqual([1, 3, 5]);
     });
 
+    it("reads many orders' lines in one call, and a link without lines keeps the stored ones", () => {
+      const { links } = store.orders;
+      links.replaceLines(1, [
+        { sku: 'A', quantity: 1 },
+        { sku: 'B', quantity: 3 },
+      ]);
+      links.replaceLines(2, [{ sku: 'C', quantity: 2 }]);
+      expect(Object.fromEntries(links.linesOf([1, 2, 9]))).toEqual({
+        1: [
+          { sku: 'A', quantity: 1 },
+          { sku: 'B', quantity: 3 },
+        ],
+        2: [{ sku: 'C', quantity: 2 }],
+      });
+      links.link({ ...link(1), lines: null });
+      links.link(link(2));
+      expect(Object.fromEntries(links.linesOf([1, 2]))).toEqual({
+        1: [
+          { sku: 'A', quantity: 1 },
+          { sku: 'B', quantity: 3 },
+        ],
+        2: [{ sku: 'A', quantity: 2 }],
+      });
+      expect(links.linesOf([]).size).toBe(0);
+    });
+
     it('keeps a parked order through any number of attempts, backing off to an hour at most', () => {
       const { parked } = store.orders;
       for (let i = 0; i < 50; i++)
@@ -96,6 +122,8 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       outgoing.markCreated('E1', 77);
       expect(outgoing.byPlatformOrderId(77)?.sourceOrderId).toBe('E1');
       expect([...outgoing.knownSources(['E1', 'E2'])]).toEqual(['E1']);
+      expect([...outgoing.createdAmong([76, 77, 78])]).toEqual([77]);
+      expect(outgoing.createdAmong([]).size).toBe(0);
       outgoing.recordIntent('E2', 'h2');
       outgoing.markRejected('E2', 'unknown sku');
       outgoing.recordIntent('E2', 'h3');

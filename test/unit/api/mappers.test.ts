@@ -187,6 +187,32 @@ describe('order shapes', () => {
     ]);
   });
 
+  it('takes a listed record as the full order exactly when the full schema does, without parsing it again', () => {
+    const variants: Record<string, unknown>[] = [wire, { ...withoutLines, lines: items }, withoutLines];
+    for (const field of [
+      'number',
+      'currency',
+      'updated_at',
+      'subtotal',
+      'shipping_total',
+      'discount_total',
+      'tax_total',
+      'total',
+    ])
+      variants.push({ ...wire, [field]: null }, { ...wire, [field]: undefined });
+    variants.push(
+      { ...wire, total: '12.50' },
+      { ...wire, items: null, lines: items },
+      { ...wire, items: null },
+    );
+    for (const variant of variants) {
+      const summary = apiOrderSummarySchema.safeParse(variant);
+      if (!summary.success) continue;
+      const strict = apiOrderSchema.safeParse(variant);
+      expect(fullOrder(summary.data), JSON.stringify(variant)).toEqual(strict.success ? strict.data : null);
+    }
+  });
+
   it('takes a listed record with lines and totals as the full order', () => {
     const full = fullOrder(apiOrderSummarySchema.parse({ ...withoutLines, lines: items }));
     expect(full?.items[0]?.sku).toBe('A');
