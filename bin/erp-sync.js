@@ -1,9 +1,9 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=16 --heap-growing-percent=50 --min-semi-space-size=4
-// The flags on the first line bound V8's heap for long reads (bench/RESULTS.md, "1M rows, peak RSS"):
-// the young generation at 2 x 16 MB (by default it grows to 2 x 64 MB, about 100 MB of RSS, for no
-// CPU measurably saved), and the old generation collected once it is 1.5x what the last collection
-// kept (V8's own factor lets it grow 2-4x: about 420 MB instead of 280 MB for the daemon over 1M rows),
-// for about 10% more CPU. The young generation starts at 2 x 4 MB instead of 2 x 1 MB: a short
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=16 --min-semi-space-size=4
+// The flags on the first line and LONG_RUN_FLAGS below bound V8's heap for long reads (bench/RESULTS.md,
+// "1M rows, peak RSS"): the young generation at 2 x 16 MB (by default it grows to 2 x 64 MB, about
+// 100 MB of RSS, for no CPU measurably saved), and the old generation collected once it is 1.5x what
+// the last collection kept (V8's own factor lets it grow 2-4x: about 420 MB instead of 280 MB for the
+// daemon over 1M rows), for about 10% more CPU. The young generation starts at 2 x 4 MB instead of 2 x 1 MB: a short
 // command (status, check) loads its modules with 4 scavenges instead of 9, about 25 ms CPU less
 // (bench/RESULTS.md, "CLI start"); a long read grows it to 16 MB all the same.
 // MALLOC_MMAP_THRESHOLD_ keeps glibc from raising its mmap threshold after freeing a large buffer
@@ -39,6 +39,18 @@ if (older !== -1 && current[older] < floor[older]) {
   );
   process.exit(78);
 }
+
+// --heap-growing-percent is set here, not on the first line, and only for the commands that may read
+// long: V8 counts it in the hash that the code cache of Node's own modules is checked against, so
+// with it every built-in module a command loads is compiled from its source (node:net 7 ms of CPU
+// instead of 2, node:http 4.5 instead of 1.4; bench/RESULTS.md, "What the commands load at start").
+// Set at run time it bounds the old generation all the same (V8 reads it at each collection), but
+// the built-ins loaded after it are compiled again too: the short commands, which read little, go
+// without it. dev/nodeFlags.ts reads LONG_RUN_FLAGS for the benches and tests that start the sources.
+const LONG_RUN_FLAGS = '--heap-growing-percent=50';
+const SHORT_COMMANDS = new Set(['none', 'status', 'check']);
+if (!SHORT_COMMANDS.has(commandOf(process.argv.slice(2))))
+  process.getBuiltinModule('node:v8').setFlagsFromString(LONG_RUN_FLAGS);
 
 // V8's code cache on disk (in the system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it
 // off): a start after the first one compiles none of the modules it loads again.
