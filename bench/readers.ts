@@ -82,7 +82,7 @@ function sqlConnection(client: SqlClient, database: string) {
 
 async function sql(client: SqlClient): Promise<Measured> {
   const admin = connectSql(
-    sqlErpConfigSchema.parse({
+    sqlErpConfigSchema().parse({
       type: 'sql',
       client,
       connection: sqlConnection(client, SERVERS[client].admin),
@@ -90,7 +90,7 @@ async function sql(client: SqlClient): Promise<Measured> {
   );
   await admin.raw(`create database ${DATABASE}`);
   const connection = sqlConnection(client, DATABASE);
-  const db = connectSql(sqlErpConfigSchema.parse({ type: 'sql', client, connection }));
+  const db = connectSql(sqlErpConfigSchema().parse({ type: 'sql', client, connection }));
   try {
     if (client === 'pg') {
       await db.raw(

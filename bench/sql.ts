@@ -41,11 +41,11 @@ async function writeStockCsv(path: string, rows: number): Promise<void> {
 
 async function main(): Promise<void> {
   const admin = connectSql(
-    sqlErpConfigSchema.parse({ type: 'sql', client: 'pg', connection: { ...SERVER, database: 'test' } }),
+    sqlErpConfigSchema().parse({ type: 'sql', client: 'pg', connection: { ...SERVER, database: 'test' } }),
   );
   await admin.raw(`create database ${DATABASE}`);
   const db = connectSql(
-    sqlErpConfigSchema.parse({ type: 'sql', client: 'pg', connection: { ...SERVER, database: DATABASE } }),
+    sqlErpConfigSchema().parse({ type: 'sql', client: 'pg', connection: { ...SERVER, database: DATABASE } }),
   );
   process.stderr.write(`starting the sandbox with ${SKUS} products and seeding PostgreSQL...\n`);
   const sandbox = await startSandbox({ port: 0, seed: 'empty', extraProducts: SKUS });

@@ -15,11 +15,26 @@ export const ERP_CONFIG_SLICES: readonly ErpConfigSlice[] = [
   trytonConfigSlice,
 ];
 
+/**
+ * An adapter's member of the union, whose schema is built only when a configuration names the
+ * adapter. zod would build it to learn the member's `type` and whether it is optional; both are
+ * known, so they are given, and the union never touches another adapter's schema.
+ */
+function lazyMember<Schema extends z.ZodType>(slice: ErpConfigSlice<Schema>): z.ZodLazy<Schema> {
+  const member = z.lazy(() => slice.schema);
+  Object.defineProperties(member._zod, {
+    propValues: { value: { type: new Set([slice.type]) } },
+    optin: { value: undefined },
+    optout: { value: undefined },
+  });
+  return member;
+}
+
 /** The `erp` section: one member per adapter, chosen by `type`. */
 export const erpConfigSchema = z.discriminatedUnion('type', [
-  fileConfigSlice.schema,
-  sqlConfigSlice.schema,
-  trytonConfigSlice.schema,
+  lazyMember(fileConfigSlice),
+  lazyMember(sqlConfigSlice),
+  lazyMember(trytonConfigSlice),
 ]);
 
 /** The validated `erp` section; each adapter receives its own member. */

@@ -11,7 +11,8 @@ export type ErpConfigPath = readonly [string, ...string[]];
  */
 export interface ErpConfigSlice<Schema extends z.ZodType = z.ZodType> {
   type: string;
-  schema: Schema;
+  /** Built at its first read: a configuration builds its own adapter's schema and no other. */
+  readonly schema: Schema;
   env: readonly {
     name: string;
     path: ErpConfigPath;
@@ -26,9 +27,19 @@ export interface ErpConfigSlice<Schema extends z.ZodType = z.ZodType> {
   }[];
 }
 
-/** Typed once here, so that each adapter's slice keeps its own schema type. */
-export function defineErpConfigSlice<Schema extends z.ZodType>(
-  slice: ErpConfigSlice<Schema>,
-): ErpConfigSlice<Schema> {
-  return slice;
+/**
+ * Typed once here, so that each adapter's slice keeps its own schema type. The schema is built
+ * when first read: building zod schemas is a good part of a short command's start (`check`).
+ */
+export function defineErpConfigSlice<Schema extends z.ZodType>({
+  buildSchema,
+  ...rules
+}: Omit<ErpConfigSlice<Schema>, 'schema'> & { buildSchema: () => Schema }): ErpConfigSlice<Schema> {
+  let schema: Schema | undefined;
+  return {
+    ...rules,
+    get schema() {
+      return (schema ??= buildSchema());
+    },
+  };
 }

@@ -37,7 +37,7 @@ async function platformQuantity(code: string): Promise<number | null | undefined
 /** Runs SQL on the server's admin database (the test database cannot change its own settings). */
 async function onAdminDatabase(sql: string): Promise<void> {
   const admin = connectSql(
-    sqlErpConfigSchema.parse({
+    sqlErpConfigSchema().parse({
       type: 'sql',
       client: 'pg',
       connection: { ...database.connection, database: 'test' },

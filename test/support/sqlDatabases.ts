@@ -83,5 +83,5 @@ function config(
   connection: SqlErpConfig['connection'],
   extra: Record<string, unknown> = {},
 ): SqlErpConfig {
-  return sqlErpConfigSchema.parse({ type: 'sql', client, connection, ...extra });
+  return sqlErpConfigSchema().parse({ type: 'sql', client, connection, ...extra });
 }

@@ -5,11 +5,11 @@ import { configSchema } from '../../src/config.js';
 /** Dotted keys of every leaf of the schema (objects are walked; arrays and records are leaves). */
 function keysOf(schema: unknown, prefix = ''): string[] {
   let node = schema as {
-    def: { type: string; innerType?: unknown; options?: unknown[] };
+    def: { type: string; innerType?: unknown; options?: unknown[]; getter?: () => unknown };
     shape?: Record<string, unknown>;
   };
-  while (['default', 'optional', 'nullable', 'prefault'].includes(node.def.type)) {
-    node = node.def.innerType as typeof node;
+  while (['default', 'optional', 'nullable', 'prefault', 'lazy'].includes(node.def.type)) {
+    node = (node.def.getter ? node.def.getter() : node.def.innerType) as typeof node;
   }
   if (node.def.type === 'object' && node.shape) {
     return Object.entries(node.shape).flatMap(([key, child]) =>

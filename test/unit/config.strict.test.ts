@@ -33,6 +33,9 @@ function objectsOf(schema: z.ZodType, path = '(root)', out: { path: string; stri
     case 'nonoptional':
       walk(def.innerType, path);
       break;
+    case 'lazy':
+      walk((def.getter as () => unknown)(), path);
+      break;
     case 'array':
       walk(def.element, `${path}[]`);
       break;

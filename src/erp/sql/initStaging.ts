@@ -39,7 +39,7 @@ export async function initStaging(request: InitStagingRequest, logger: Logger): 
   if (!client)
     throw new StagingUsageError(`say which database: --client ${SQL_CLIENTS.join('|')} (or --config FILE)`);
   const staging =
-    config?.staging ?? sqlErpConfigSchema.parse({ type: 'sql', client, connection: {} }).staging;
+    config?.staging ?? sqlErpConfigSchema().parse({ type: 'sql', client, connection: {} }).staging;
   if (!apply) return `-- erp-sync staging tables for ${client}\n${stagingDdl(sqlBuilder(client), staging)}\n`;
 
   const db = connectSql(config!, logger);

@@ -192,7 +192,7 @@ for (const client of ['pg', 'mysql'] as const) {
 describe('SQL adapter against a database that is away or refuses the login', () => {
   it('is unavailable (retryable) when nothing listens, and never prints the password', async () => {
     const adapter = new SqlErpAdapter(
-      (await import('../../../src/erp/sql/sqlConfigSchema.js')).sqlErpConfigSchema.parse({
+      (await import('../../../src/erp/sql/sqlConfigSchema.js')).sqlErpConfigSchema().parse({
         type: 'sql',
         client: 'pg',
         connection: { host: '127.0.0.1', port: 1, user: 'erp', password: 'S3cret-Pa55', database: 'erp' },

@@ -192,7 +192,7 @@ for (const kind of KINDS)
       const { queries, statements } = exampleErp(kind.client);
       await stagingSchema(
         admin,
-        sqlErpConfigSchema.parse({ type: 'sql', client: kind.client, connection: {} }).staging,
+        sqlErpConfigSchema().parse({ type: 'sql', client: kind.client, connection: {} }).staging,
       );
       for (const sql of kind.grants(role, database.connection.database!, password)) await admin.raw(sql);
 
@@ -221,7 +221,7 @@ for (const kind of KINDS)
             ? { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' }
             : { host: '127.0.0.1', port: 3306, user: 'root', database: 'test' };
         const root = connectSql(
-          sqlErpConfigSchema.parse({
+          sqlErpConfigSchema().parse({
             type: 'sql',
             client: kind.client,
             connection: { ...server, ssl: false },

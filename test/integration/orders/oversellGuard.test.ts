@@ -175,9 +175,9 @@ describe('oversell guard: an order the ERP has taken is not held again (reserved
         };
         world = await startOrderWorld({ config: { erp } });
         const sku = await sellableSku(world.api, 10);
-        const db = connectSql(sqlErpConfigSchema.parse(erp));
+        const db = connectSql(sqlErpConfigSchema().parse(erp));
         try {
-          await stagingSchema(db, sqlErpConfigSchema.parse(erp).staging);
+          await stagingSchema(db, sqlErpConfigSchema().parse(erp).staging);
           await db.raw('create table items (code text primary key, qty integer not null)');
           await db('items').insert({ code: sku, qty: 10 });
         } finally {

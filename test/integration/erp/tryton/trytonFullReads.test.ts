@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CalendarDate, TrytonDecimal } from '../../../../src/erp/tryton/trytonValues.js';
-import { trytonConfigSchema } from '../../../../src/erp/tryton/trytonConfigSchema.js';
+import { trytonConfigSlice } from '../../../../src/erp/tryton/trytonConfigSchema.js';
 import { runStock } from '../../../../src/sync/push/stock.js';
 import { runCli } from '../../../support/cli.js';
 import { TRYTON_SEED, type TrytonWorld, useTrytonWorld } from '../../../support/trytonWorld.js';
@@ -85,10 +85,10 @@ describe(
   () => {
     it('reads every product at least every 60 minutes by default, configurable', () => {
       const base = { type: 'tryton', url: 'http://127.0.0.1:8000/', database: 'erp', password: 'x' };
-      expect(trytonConfigSchema.parse(base).stock.fullEveryMinutes).toBe(60);
-      expect(trytonConfigSchema.parse(base).prices.fullEveryMinutes).toBe(1440);
+      expect(trytonConfigSlice.schema.parse(base).stock.fullEveryMinutes).toBe(60);
+      expect(trytonConfigSlice.schema.parse(base).prices.fullEveryMinutes).toBe(1440);
       expect(
-        trytonConfigSchema.parse({ ...base, stock: { fullEveryMinutes: 5 } }).stock.fullEveryMinutes,
+        trytonConfigSlice.schema.parse({ ...base, stock: { fullEveryMinutes: 5 } }).stock.fullEveryMinutes,
       ).toBe(5);
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { notifyTriggerSql } from '../../../../src/erp/sql/notifyTrigger.js';
-import { checkedSqlErpConfigSchema } from '../../../../src/erp/sql/sqlConfigSchema.js';
+import { sqlConfigSlice } from '../../../../src/erp/sql/sqlConfigSchema.js';
 
 describe('erp.listen and the notify trigger', () => {
   it('prints a statement-level trigger naming the change on the channel, the table quoted part by part', () => {
@@ -14,13 +14,13 @@ describe('erp.listen and the notify trigger', () => {
   const base = { type: 'sql', connection: { database: 'erp' } };
 
   it('defaults the channel and debounce, and refuses LISTEN on a server that has none', () => {
-    const pg = checkedSqlErpConfigSchema.parse({ ...base, client: 'pg', listen: {} });
+    const pg = sqlConfigSlice.schema.parse({ ...base, client: 'pg', listen: {} });
     expect(pg.listen).toEqual({ channel: 'erp_sync', debounceMs: 200 });
-    const mysql = checkedSqlErpConfigSchema.safeParse({ ...base, client: 'mysql', listen: {} });
+    const mysql = sqlConfigSlice.schema.safeParse({ ...base, client: 'mysql', listen: {} });
     expect(mysql.success).toBe(false);
     expect(mysql.error?.issues[0]?.path).toEqual(['listen']);
     expect(mysql.error?.issues[0]?.message).toMatch(/needs client pg/);
-    const channel = checkedSqlErpConfigSchema.safeParse({
+    const channel = sqlConfigSlice.schema.safeParse({
       ...base,
       client: 'pg',
       listen: { channel: 'a; drop' },

@@ -60,7 +60,7 @@ describe('SQL Server at the query-building level (no server in CI)', () => {
   it('creates staging tables with identity keys, DECIMAL money and the unique keys imports rely on', () => {
     const ddl = stagingDdl(
       mssql,
-      sqlErpConfigSchema.parse({ type: 'sql', client: 'mssql', connection: {} }).staging,
+      sqlErpConfigSchema().parse({ type: 'sql', client: 'mssql', connection: {} }).staging,
     );
     expect(ddl).toContain('CREATE TABLE [erp_sync_orders] ([id] int identity(1,1) not null primary key');
     expect(ddl).toContain('[total] decimal(14, 2) not null');
@@ -73,7 +73,7 @@ describe('SQL Server at the query-building level (no server in CI)', () => {
   });
 
   it("uses the integrator's table and column names, quoted as identifiers", () => {
-    const staging = sqlErpConfigSchema.parse({
+    const staging = sqlErpConfigSchema().parse({
       type: 'sql',
       client: 'mssql',
       connection: {},
