@@ -44,11 +44,12 @@ export const orderBatchImportJob: JobKind<ImportBatchPayload, ImportBatchResult>
     // An earlier attempt of this job (back from a hold) or another job may have decided some.
     const repos = orderRepositoriesOf(ctx.store);
     const queued = repos.seen.queuedAmong(orders.map((order) => order.id));
-    const known = readKnownOrders(
-      repos,
-      orders.filter((order) => queued.has(order.id)),
+    const toImport = orders.filter((order) => queued.has(order.id));
+    const known = readKnownOrders(repos, toImport);
+    const writes = new ImportWrites(
+      ctx.store,
+      toImport.map((order) => order.id),
     );
-    const writes = new ImportWrites(ctx.store);
     const result: ImportBatchResult = { outcomes: {}, retriedAlone: [], decidedBefore: [] };
     const failed: { orderId: number; listed: ApiOrder }[] = [];
     let stop: JobFailure | 'held' | 'shutdown' | null = null;

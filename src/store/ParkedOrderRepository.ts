@@ -39,6 +39,7 @@ export class ParkedOrderRepository {
   readonly #count: SqlStatement<[], { n: number }>;
   readonly #oldest: SqlStatement<[], { oldest: string | null }>;
   readonly #makeDue: SqlStatement<[string, number]>;
+  readonly #parkedAmong: SqlStatement<[string], { id: number }>;
 
   constructor(db: SqlDatabase) {
     this.#park = db.prepare(
@@ -59,6 +60,10 @@ export class ParkedOrderRepository {
     this.#count = db.prepare('SELECT count(*) AS n FROM parked_orders');
     this.#oldest = db.prepare('SELECT min(first_parked_at) AS oldest FROM parked_orders');
     this.#makeDue = db.prepare('UPDATE parked_orders SET next_attempt_at = ? WHERE platform_order_id = ?');
+    this.#parkedAmong = db.prepare(
+      `SELECT p.platform_order_id AS id FROM ${db.dialect.list('i', 'integer')}
+       ${db.dialect.probe('parked_orders', 'p', 'p.platform_order_id = i.value')}`,
+    );
   }
 
   /** Parks the order, or records one more failed attempt with the latest reason. */
@@ -82,6 +87,12 @@ export class ParkedOrderRepository {
 
   unpark(platformOrderId: number): void {
     this.#remove.run(platformOrderId);
+  }
+
+  /** Which of these orders are parked: one statement for many. */
+  parkedAmong(ids: readonly number[]): Set<number> {
+    if (ids.length === 0) return new Set();
+    return new Set(this.#parkedAmong.all(JSON.stringify(ids)).map((row) => Number(row.id)));
   }
 
   get(platformOrderId: number): ParkedOrder | undefined {

@@ -57,6 +57,7 @@ export class RejectRepository {
   readonly #resolve: SqlStatement<[string, string, string]>;
   readonly #resolveAllExcept: SqlStatement<[string, string, string]>;
   readonly #list: SqlStatement<[Filter & { all: number; limit: number | null; offset: number }], RejectRow>;
+  readonly #openAmong: SqlStatement<[string, string], { key: string }>;
   readonly #countOpen: SqlStatement<[Filter], { n: number }>;
   readonly #countOpenByPipeline: SqlStatement<[], { pipeline: string; n: number }>;
 
@@ -79,6 +80,10 @@ export class RejectRepository {
     this.#resolveAllExcept = db.prepare(
       `UPDATE rejects SET resolved_at = ?
        WHERE pipeline = ? AND resolved_at IS NULL AND key NOT IN (SELECT k.value FROM ${db.dialect.list('k', 'text')})`,
+    );
+    this.#openAmong = db.prepare(
+      `SELECT DISTINCT r.key FROM ${db.dialect.list('k', 'text')}
+       ${db.dialect.probe('rejects', 'r', 'r.pipeline = ? AND r.key = k.value AND r.resolved_at IS NULL')}`,
     );
     this.#list = db.prepare(
       `SELECT * FROM rejects
@@ -125,6 +130,12 @@ export class RejectRepository {
     this.db.transaction(() => {
       for (const key of keys) this.#resolve.run(now, pipeline, key);
     });
+  }
+
+  /** Which of these keys have an open reject in the pipeline: one statement for many. */
+  openAmong(pipeline: string, keys: readonly string[]): Set<string> {
+    if (keys.length === 0) return new Set();
+    return new Set(this.#openAmong.all(JSON.stringify(keys), pipeline).map((row) => row.key));
   }
 
   /** After a full scan: every open reject whose key was not rejected again is resolved. */

@@ -50,9 +50,9 @@ export async function importPlatformOrder(
     order = toPlatformOrder(listed ?? (await ctx.client.orders.get(orderId)));
   } catch (error) {
     if (error instanceof NotFoundError) {
-      record(() => {
+      record((marks) => {
         repos.seen.setOutcome(orderId, 'skipped', null);
-        repos.parked.unpark(orderId);
+        marks.unpark(orderId);
       });
       return 'gone';
     }
@@ -74,11 +74,11 @@ export async function importPlatformOrder(
   // had it is not.
   const over = order.status === 'cancelled' || order.status === 'returned';
   if (over && !ctx.config.orders.importStatuses.includes(order.status)) {
-    record(() => {
-      repos.parked.unpark(order.id);
+    record((marks) => {
+      marks.unpark(order.id);
       repos.links.replaceLines(order.id, []);
       repos.seen.setOutcome(order.id, 'skipped', order.status, order.createdAt);
-      ctx.store.rejects.resolve('orders', String(order.id));
+      marks.resolveReject(order.id);
     });
     return 'skipped';
   }
@@ -91,19 +91,15 @@ export async function importPlatformOrder(
   } catch (error) {
     if (isErpSyncError(error) && error.code === 'erp_rejected') {
       const parkedAt = new Date();
-      record(() => {
-        repos.parked.park(
+      record((marks) => {
+        marks.park(
           { platformOrderId: order.id, number: order.number, code: error.code, reason: error.message },
           parkedAt,
           ctx.config.orders.parkedRetryMinutes * 60_000,
         );
         repos.links.replaceLines(order.id, unitsOf(order.items));
         repos.seen.setOutcome(order.id, 'parked', order.status, order.createdAt);
-        ctx.store.rejects.record({
-          pipeline: 'orders',
-          key: String(order.id),
-          reason: `parked: ${error.message}`,
-        });
+        marks.reject(order.id, `parked: ${error.message}`);
       });
       ctx.logger.warn(
         { orderId: order.id, reason: describeError(error) },
@@ -117,7 +113,7 @@ export async function importPlatformOrder(
   const units = unitsOf(order.items);
   // The poll stored the lines of the same list record: no delete and insert again at the link.
   const lines = known && sameUnits(known.lines.get(order.id), units) ? null : units;
-  record(() => {
+  record((marks) => {
     repos.links.link({
       platformOrderId: order.id,
       erpRef: result.erpRef,
@@ -128,8 +124,8 @@ export async function importPlatformOrder(
       lines,
     });
     repos.seen.setOutcome(order.id, 'imported', order.status, order.createdAt);
-    repos.parked.unpark(order.id);
-    ctx.store.rejects.resolve('orders', String(order.id));
+    marks.unpark(order.id);
+    marks.resolveReject(order.id);
   });
   return result.alreadyImported ? 'already_in_erp' : 'imported';
 }
@@ -144,14 +140,14 @@ function parkUnreadable(
   const repos = orderRepositoriesOf(ctx.store);
   const reason = `the platform's order record cannot be read: ${error.message}`;
   const parkedAt = new Date();
-  record(() => {
-    repos.parked.park(
+  record((marks) => {
+    marks.park(
       { platformOrderId: orderId, number: null, code: error.code, reason },
       parkedAt,
       ctx.config.orders.parkedRetryMinutes * 60_000,
     );
     repos.seen.setOutcome(orderId, 'parked', null);
-    ctx.store.rejects.record({ pipeline: 'orders', key: String(orderId), reason: `parked: ${reason}` });
+    marks.reject(orderId, `parked: ${reason}`);
   });
   ctx.logger.warn({ orderId, field: error.field, reason: error.message }, 'order parked: unreadable record');
   return 'parked';

@@ -305,6 +305,56 @@ describe('order import jobs of many orders', () => {
     expect(repos.links.get(kept)?.erpRef).toBe(`M-${kept}`);
   }, 60_000);
 
+  it('unparks and resolves the batch orders that were parked or rejected, and parks the one the ERP refuses now', async () => {
+    world = await startOrderWorld();
+    const memory = new MemoryErp();
+    const ctx = { ...(await world.context()), erp: await openMemoryErp(memory) };
+    const { queue, enqueuer } = replica(ctx, `marks${prefixes++}`, 1);
+    await poll(ctx, (ids, listed) => enqueuer.enqueue(ids, listed).then(() => undefined));
+    const jobs = (await queue.getJobs(['waiting'])) as Job<ImportBatchPayload>[];
+    const job = jobs.find((j) => j.name === 'order-imports')!;
+    const orders = job.data.orders;
+    const refusedSku = orders
+      .find((order) => order.items.some((item) => item.sku))!
+      .items.find((i) => i.sku)!.sku!;
+    const refusedIds = orders
+      .filter((order) => order.items.some((item) => item.sku === refusedSku))
+      .map((order) => order.id);
+    const others = orders.map((order) => order.id).filter((id) => !refusedIds.includes(id));
+    const [wasParked, wasRejected] = others as [number, number];
+    const repos = orderRepositoriesOf(ctx.store);
+    // An earlier attempt parked one; an order elsewhere in the store stays parked.
+    repos.parked.park({ platformOrderId: wasParked, number: null, code: 'erp_rejected', reason: 'earlier' });
+    ctx.store.rejects.record({ pipeline: 'orders', key: String(wasParked), reason: 'parked: earlier' });
+    ctx.store.rejects.record({ pipeline: 'orders', key: String(wasRejected), reason: 'parked: before' });
+    repos.parked.park({ platformOrderId: 999_999, number: null, code: 'erp_rejected', reason: 'not ours' });
+    // A refused order parked before too: refused again, it stays parked with one more attempt.
+    repos.parked.park({
+      platformOrderId: refusedIds[0]!,
+      number: null,
+      code: 'erp_rejected',
+      reason: 'earlier',
+    });
+    memory.refusedSkus.add(refusedSku);
+
+    const hold = new ImportHold({ holdMs: 60_000, logger: silentLogger() });
+    const result = (await orderBatchImportJob.process(job, {
+      runtime: runtimeOf(ctx, enqueuer, hold),
+    })) as ImportBatchResult;
+
+    expect(result.outcomes[wasParked]).toBe('imported');
+    expect(result.outcomes[wasRejected]).toBe('imported');
+    for (const id of refusedIds) expect(result.outcomes[id]).toBe('parked');
+    const parked = repos.parked.list();
+    expect(parked.map((p) => p.platformOrderId)).toEqual([...refusedIds, 999_999].sort((x, y) => x - y));
+    expect(parked.find((p) => p.platformOrderId === refusedIds[0])?.attempts).toBe(2);
+    const open = ctx.store.rejects.openAmong(
+      'orders',
+      orders.map((order) => String(order.id)),
+    );
+    expect(open).toEqual(new Set(refusedIds.map(String)));
+  }, 60_000);
+
   it('the ERP failing imports in a row: the batch goes back to wait with the queue held, and does the undecided orders when it returns', async () => {
     world = await startOrderWorld();
     const memory = new MemoryErp();

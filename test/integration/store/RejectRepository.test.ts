@@ -59,6 +59,15 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       expect(reopened).toMatchObject({ key: 'A', count: 2, resolvedAt: null, source: null });
     });
 
+    it('tells which of many keys have an open reject in the pipeline, each once', () => {
+      for (const reason of ['one', 'two']) store.rejects.record({ pipeline: 'orders', key: '1', reason });
+      store.rejects.record({ pipeline: 'orders', key: '2', reason: 'x' });
+      store.rejects.resolve('orders', '2');
+      store.rejects.record({ pipeline: 'stock', key: '3', reason: 'x' });
+      expect([...store.rejects.openAmong('orders', ['1', '2', '3', '4'])]).toEqual(['1']);
+      expect(store.rejects.openAmong('orders', []).size).toBe(0);
+    });
+
     it('resolves every open reject not seen in the latest full scan', () => {
       for (const key of ['A', 'B', 'C']) store.rejects.record({ pipeline: 'stock', key, reason: 'bad' });
       store.rejects.record({ pipeline: 'prices', key: 'A', reason: 'bad' });

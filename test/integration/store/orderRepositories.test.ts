@@ -98,6 +98,15 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       expect(parked.due(new Date()).map((p) => p.platformOrderId)).toEqual([9]);
     });
 
+    it('tells which of many orders are parked in one call', () => {
+      const { parked } = store.orders;
+      for (const id of [3, 7])
+        parked.park({ platformOrderId: id, number: null, code: 'erp_rejected', reason: 'x' });
+      parked.unpark(7);
+      expect([...parked.parkedAmong([1, 3, 7, 9])]).toEqual([3]);
+      expect(parked.parkedAmong([]).size).toBe(0);
+    });
+
     it('knows found orders and hands out the queued ones in id order', () => {
       const { seen } = store.orders;
       seen.enqueue([
