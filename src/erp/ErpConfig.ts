@@ -18,7 +18,10 @@ export const ERP_CONFIG_SLICES: readonly ErpConfigSlice[] = [
 /**
  * An adapter's member of the union, whose schema is built only when a configuration names the
  * adapter. zod would build it to learn the member's `type` and whether it is optional; both are
- * known, so they are given, and the union never touches another adapter's schema.
+ * known, so they are given, and the union never touches another adapter's schema. `_zod` is
+ * zod's internal state, not its documented API (package-lock.json holds zod's version): after an
+ * upgrade, the configuration tests (test/unit/config*), which parse every adapter's configuration
+ * and wrong and missing `type`s through this union, say whether it still holds.
  */
 function lazyMember<Schema extends z.ZodType>(slice: ErpConfigSlice<Schema>): z.ZodLazy<Schema> {
   const member = z.lazy(() => slice.schema);
