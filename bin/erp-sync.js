@@ -62,7 +62,11 @@ if (existsSync(sources) && existsSync(join(root, 'node_modules', 'tsx', 'package
   register();
   await import(pathToFileURL(sources).href);
 } else {
-  await runCompiledCli(join(root, 'dist', 'cli.cjs'), process.argv);
+  // status and check have files of their own, with only their command's code (dev/buildDist.ts).
+  const command = commandOf(process.argv.slice(2));
+  const own = join(root, 'dist', `cli-${command}.cjs`);
+  const short = (command === 'status' || command === 'check') && existsSync(own);
+  await runCompiledCli(short ? own : join(root, 'dist', 'cli.cjs'), process.argv);
 }
 
 /**

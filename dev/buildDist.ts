@@ -126,6 +126,31 @@ const sqliteBinding: Plugin = {
   },
 };
 
+/** The commands that bin/erp-sync.js runs from a file of their own (dist/cli-NAME.cjs). */
+const SHORT_COMMAND_FILES = ['status', 'check'];
+
+/**
+ * Leaves out of the bundle every command module but KEEP: createProgram's import() of another
+ * command becomes a module that throws, which bin/erp-sync.js never reaches (it runs this file
+ * only for that command).
+ */
+function onlyCommand(keep: string): Plugin {
+  return {
+    name: 'only-command',
+    setup(esbuild) {
+      esbuild.onResolve({ filter: /^\.\/\w+Commands?\.js$/ }, (args) =>
+        args.importer.endsWith('/src/cli/createProgram.ts') && args.kind === 'dynamic-import' && args.path !== keep
+          ? { path: args.path, namespace: 'other-command' }
+          : undefined,
+      );
+      esbuild.onLoad({ filter: /.*/, namespace: 'other-command' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`${args.path} is not in this file: run dist/cli.cjs`)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 const at = process.argv.indexOf('--outdir');
 const outdir = at === -1 ? join(PROJECT_ROOT, 'dist') : resolve(process.argv[at + 1]!);
 rmSync(outdir, { recursive: true, force: true });
@@ -142,7 +167,7 @@ const common = {
 // The CLI: one CommonJS file that bin/erp-sync.js compiles with a V8 code cache of its own, made
 // after the command ran (bin/erp-sync.js says why). Each command's modules still start only
 // when the command runs (esbuild turns their import() into a call of their module's function).
-await build({
+const cli = {
   ...common,
   entryPoints: { cli: 'src/cli/runCli.ts' },
   outExtension: { '.js': '.cjs' },
@@ -154,8 +179,21 @@ await build({
   // beside dist/cli.cjs.
   define: { 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
+} satisfies BuildOptions;
+await build(cli);
 asciiOnly(join(outdir, 'cli.cjs'));
+// The short commands' own files, cli-status.cjs and cli-check.cjs: the same CLI with only that
+// command's module in it (bin/erp-sync.js picks the file by command). dist/cli.cjs holds every
+// command's code (1.9 MB), which each start read and compiled with its code cache, used or not
+// (bench/RESULTS.md, "CLI start").
+for (const command of SHORT_COMMAND_FILES) {
+  await build({
+    ...cli,
+    entryPoints: { [`cli-${command}`]: 'src/cli/runCli.ts' },
+    plugins: [onlyCommand(`./${command}Command.js`), ...common.plugins],
+  });
+  asciiOnly(join(outdir, `cli-${command}.cjs`));
+}
 // The entries started by path: the PostgreSQL store's worker thread, the demo's janitor process.
 await build({
   ...common,
