@@ -139,7 +139,9 @@ function onlyCommand(keep: string): Plugin {
     name: 'only-command',
     setup(esbuild) {
       esbuild.onResolve({ filter: /^\.\/\w+Commands?\.js$/ }, (args) =>
-        args.importer.endsWith('/src/cli/createProgram.ts') && args.kind === 'dynamic-import' && args.path !== keep
+        args.importer.endsWith('/src/cli/createProgram.ts') &&
+        args.kind === 'dynamic-import' &&
+        args.path !== keep
           ? { path: args.path, namespace: 'other-command' }
           : undefined,
       );

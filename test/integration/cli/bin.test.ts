@@ -132,6 +132,24 @@ describe('bin/erp-sync.js', () => {
     },
   );
 
+  it('an installed copy runs status and check from their own files when dist/ has them, every other command from dist/cli.cjs', async () => {
+    layout();
+    rmSync(join(root, 'src'), { recursive: true });
+    const start = async (args: string[]): Promise<string> =>
+      (await run(process.execPath, [join(root, 'bin', 'erp-sync.js'), ...args])).stdout.trim();
+    // an older dist/ without them: cli.cjs runs every command
+    expect(await start(['check'])).toBe('dist');
+    for (const command of ['status', 'check'])
+      writeFileSync(
+        join(root, 'dist', `cli-${command}.cjs`),
+        `exports.runCli = async () => { process.stdout.write('${command} file\\n'); };\n`,
+      );
+    expect(await start(['-c', 'some.yaml', 'status', '--json'])).toBe('status file');
+    expect(await start(['check'])).toBe('check file');
+    expect(await start(['--account', 'check', 'sync'])).toBe('dist');
+    expect(await start(['--version'])).toBe('dist');
+  });
+
   it('refuses a Node.js older than package.json engines, with exit 78 and both versions', async () => {
     layout('>=999.0.0');
     const failed = await run(process.execPath, [join(root, 'bin', 'erp-sync.js')]).then(
