@@ -189,7 +189,7 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       // The row a push batch left in flight before the upgrade: its marker, not acknowledged.
       store.db
         .prepare(
-          `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES ('stock', 'A', '~q=5', 3, NULL, 0)`,
+          `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (1, 'A', '~q=5', 3, NULL, 0)`,
         )
         .run();
       expect(store.fingerprints.hashes('stock', ['A'])).toEqual(new Map([['A', '~q=5']]));
