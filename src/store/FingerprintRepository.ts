@@ -264,14 +264,18 @@ export class FingerprintRepository {
    * no later generation holds become one row; the others come back as superseded. While no later
    * scan has begun (the generations counter is at this one), no key can be held by a later
    * generation and nothing is read. `settle` ends the row when the answer is recorded.
+   * `first` runs at the start of the transaction (the caller's lease renewal: its fence and the
+   * mark commit together); if it throws, nothing is marked.
    */
   markInFlight(
     pipeline: FingerprintPipeline,
     generation: number,
     entries: readonly { key: string; hash: string }[],
+    options: { first?: () => void } = {},
   ): InFlightMark {
     // The write lock from the start: the check and the row are one step for other processes too.
     return this.db.immediateTransaction(() => {
+      options.first?.();
       const superseded = new Set<string>();
       if (Number(this.#latestGeneration.get(pipeline) ?? 0) > generation) {
         const keys = entries.map((entry) => entry.key);
