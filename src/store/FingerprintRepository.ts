@@ -1,6 +1,6 @@
 import type { SqlDatabase, SqlStatement } from './sql/SqlDatabase.js';
 import { chunks } from './chunks.js';
-import { PairsStatement, PAIRS_PER_STATEMENT } from './PairsStatement.js';
+import { PairsStatement } from './PairsStatement.js';
 
 export type FingerprintPipeline = 'stock' | 'prices';
 
@@ -46,28 +46,6 @@ const ALL_GENERATIONS = Number.MAX_SAFE_INTEGER;
 const CHUNK = 500;
 /** Rows per bulk statement: a push batch (at most 1000 items) is one. */
 const BULK_CHUNK = 1000;
-
-/**
- * Entries as key -> hash pairs, one generation and at most PAIRS_PER_STATEMENT keys a piece, a key
- * once (the last entry wins): PostgreSQL's upsert refuses to touch a row twice in one statement.
- * Indexed: a run calls this a hundred times, too few for V8 to optimise a for...of.
- */
-function* hashChunks(
-  entries: readonly FingerprintEntry[],
-): Generator<{ generation: number; pairs: Map<string, string> }> {
-  let pairs = new Map<string, string>();
-  let generation = 0;
-  for (let at = 0; at < entries.length; at++) {
-    const e = entries[at]!;
-    if (pairs.size === PAIRS_PER_STATEMENT || (pairs.size > 0 && e.generation !== generation)) {
-      yield { generation, pairs };
-      pairs = new Map();
-    }
-    generation = e.generation;
-    pairs.set(e.key, e.hash);
-  }
-  if (pairs.size) yield { generation, pairs };
-}
 
 /**
  * What the scan's read returns for a key known missing on the platform: no fingerprint is a
@@ -250,12 +228,24 @@ export class FingerprintRepository {
     return out;
   }
 
-  /** Records acknowledged values in one transaction; a row with a higher generation is kept. */
+  /**
+   * Records acknowledged values in one transaction; a row with a higher generation is kept, and of
+   * a key given twice the last entry. One statement per run of entries of one generation (a push
+   * batch is one), in the entries' order.
+   */
   putMany(pipeline: FingerprintPipeline, entries: readonly FingerprintEntry[]): void {
+    if (entries.length === 0) return;
     const ackedAt = Date.now();
     const code = PIPELINE_CODES[pipeline];
     this.db.transaction(() => {
-      for (const part of hashChunks(entries)) this.#put.run([code, part.generation, ackedAt], part.pairs);
+      // Indexed: a run calls this a hundred times, too few for V8 to optimise a for...of.
+      for (let from = 0; from < entries.length;) {
+        const { generation } = entries[from]!;
+        let to = from + 1;
+        while (to < entries.length && entries[to]!.generation === generation) to++;
+        this.#put.run([code, generation, ackedAt], entries, from, to);
+        from = to;
+      }
     });
   }
 

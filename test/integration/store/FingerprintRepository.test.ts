@@ -249,24 +249,45 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
         hash: `h${i}`,
         generation: 1,
       }));
-      // SKU-5 again after its piece (another statement), SKU-1001 again within its piece.
+      // SKU-5 again after its piece (another statement), SKU-1650 again within its statement.
       entries.push(
         { key: 'SKU-5', hash: 'last', generation: 1 },
-        { key: 'SKU-1001', hash: 'again', generation: 1 },
+        { key: 'SKU-1650', hash: 'again', generation: 1 },
       );
       const counted = countingStatements(store.db);
       new FingerprintRepository(counted.db).putMany('stock', entries);
-      // 1000 pairs, then the 703 left: one JSON object on PostgreSQL, 512 + 128 + 32 + 16 + 8 + 4
-      // + 2 + 1 rows of VALUES on SQLite.
-      expect(counted.executed).toBe(kind === 'sqlite' ? 9 : 2);
+      // 1000 pairs, then the 704 left: one JSON object on PostgreSQL (SKU-1650 in it once), 512 +
+      // 128 + 64 rows of VALUES on SQLite (SKU-1650 twice in the last, in order).
+      expect(counted.executed).toBe(kind === 'sqlite' ? 4 : 2);
       const found = store.fingerprints.hashes(
         'stock',
         entries.map((e) => e.key),
       );
       expect(found.size).toBe(1702);
       expect(found.get('SKU-5')).toBe('last');
-      expect(found.get('SKU-1001')).toBe('again');
+      expect(found.get('SKU-1650')).toBe('again');
       expect(found.get('SKU-1701')).toBe('h1701');
+    });
+
+    it('writes a list of several generations a run of one generation at a time, the older losing', () => {
+      const counted = countingStatements(store.db);
+      new FingerprintRepository(counted.db).putMany('stock', [
+        { key: 'A', hash: 'a2', generation: 2 },
+        { key: 'B', hash: 'b2', generation: 2 },
+        { key: 'A', hash: 'a1', generation: 1 },
+        { key: 'C', hash: 'c3', generation: 3 },
+      ]);
+      expect(counted.executed).toBe(3);
+      expect(store.fingerprints.getMany('stock', ['A', 'B', 'C'])).toEqual(
+        new Map([
+          ['A', expect.objectContaining({ hash: 'a2', generation: 2 })],
+          ['B', expect.objectContaining({ hash: 'b2', generation: 2 })],
+          ['C', expect.objectContaining({ hash: 'c3', generation: 3 })],
+        ]),
+      );
+      // Nothing to write: no statement, no transaction.
+      new FingerprintRepository(counted.db).putMany('stock', []);
+      expect(counted.executed).toBe(3);
     });
 
     it("the scan's read gives each key its own hash, in any order, for any length", () => {
