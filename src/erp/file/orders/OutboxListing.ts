@@ -1,4 +1,5 @@
 import { opendir } from 'node:fs/promises';
+import { monotonicMs } from '../../../domain/monotonicMs.js';
 
 /** How long a listing answers for "not there" before the folders are read again. */
 export const LISTING_MAX_AGE_MS = 1000;
@@ -39,7 +40,7 @@ export class OutboxListing {
     /** The outbox first, then the folders the ERP moves its files to. */
     private readonly dirs: readonly string[],
     private readonly maxAgeMs = LISTING_MAX_AGE_MS,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = monotonicMs,
     private readonly maxNames = LISTING_MAX_NAMES,
   ) {}
 
