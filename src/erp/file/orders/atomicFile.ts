@@ -28,12 +28,38 @@ export async function writeNewFileAtomic(
   content: string,
   options: AtomicWriteOptions = {},
 ): Promise<boolean> {
-  const temp = await writeTempBeside(path, content, options);
-  return new Promise<boolean>((resolve, reject) =>
+  return (await writeNewFile(path, content, options)) === 'written';
+}
+
+/** What writeNewFile did: wrote the file, found it there, or found `unlessExists` there (and wrote nothing). */
+export type NewFileOutcome = 'written' | 'existed' | 'stood-back';
+
+/**
+ * writeNewFileAtomic that also writes nothing when `unlessExists` exists (another name that stands for
+ * the same file, e.g. another format's). That path is looked up while the temporary file is written,
+ * before the link: one trip through the thread pool and the event loop fewer per file than a lookup
+ * before the write, and the same order (looked up, then linked) for a writer racing us.
+ */
+export async function writeNewFile(
+  path: string,
+  content: string,
+  options: AtomicWriteOptions & { unlessExists?: string } = {},
+): Promise<NewFileOutcome> {
+  const lookup = options.unlessExists ? statIfExists(options.unlessExists) : Promise.resolve(null);
+  // Both settle before anything else happens: a failed lookup must not leave the temporary file.
+  const [written, found] = await Promise.allSettled([writeTempBeside(path, content, options), lookup]);
+  if (written.status === 'rejected') throw written.reason;
+  const temp = written.value;
+  if (found.status === 'rejected' || found.value !== null) {
+    await new Promise<void>((resolve) => unlink(temp, () => resolve()));
+    if (found.status === 'rejected') throw found.reason;
+    return 'stood-back';
+  }
+  return new Promise<NewFileOutcome>((resolve, reject) =>
     link(temp, path, (error) =>
       unlink(temp, () => {
-        if (!error) resolve(true);
-        else if (error.code === 'EEXIST') resolve(false);
+        if (!error) resolve('written');
+        else if (error.code === 'EEXIST') resolve('existed');
         else reject(error);
       }),
     ),
