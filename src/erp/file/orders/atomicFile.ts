@@ -1,11 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { close, fsync, link, mkdir, open, rename, unlink, write } from 'node:fs';
+import { close, constants, fsync, link, mkdir, open, rename, unlink, write } from 'node:fs';
 import { readdir, stat, unlink as unlinkFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Prefix of our temporary files: readers of the outbox skip names starting with a dot. */
 const TEMP_PREFIX = '.tmp-';
+
+/**
+ * A temporary file is opened with O_SYNC: a write returns once its data and what finds them (the
+ * file's size, its blocks) are on disk, what the fsync after it gave, in one trip through libuv's
+ * thread pool and the event loop instead of two (each trip waits while the event loop is busy: at
+ * 10k orders the daemon's imports spent more time between trips than in them). Where the platform
+ * has no O_SYNC, an fsync follows the write.
+ */
+const SYNC_OPEN: number | null = constants.O_SYNC
+  ? constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_SYNC
+  : null;
 
 /**
  * Writes a file so that a reader sees either nothing or the whole content: a temporary file in
@@ -101,10 +112,10 @@ function writeTempBeside(path: string, content: string, options: AtomicWriteOpti
       write(fd, data, offset, data.length - offset, null, (error, written) => {
         if (error) return fail(fd, error);
         if (offset + written < data.length) return writeFrom(fd, offset + written);
-        fsync(fd, (syncError) => {
-          if (syncError) return fail(fd, syncError);
+        const done = (): void =>
           close(fd, (closeError) => (closeError ? fail(null, closeError) : resolve(temp)));
-        });
+        if (SYNC_OPEN !== null) return done();
+        fsync(fd, (syncError) => (syncError ? fail(fd, syncError) : done()));
       });
     openCreating(temp, options, (error, fd) => (error ? reject(error) : writeFrom(fd!, 0)));
   });
@@ -116,13 +127,14 @@ function openCreating(
   options: AtomicWriteOptions,
   done: (error: Error | null, fd?: number) => void,
 ): void {
-  open(path, 'w', (error, fd) => {
+  const flags = SYNC_OPEN ?? 'w';
+  open(path, flags, (error, fd) => {
     if (error?.code !== 'ENOENT') return done(error, fd);
     const check = options.beforeMakingFolder?.() ?? Promise.resolve();
     check.then(
       () =>
         mkdir(dirname(path), { recursive: true }, (mkdirError) =>
-          mkdirError ? done(mkdirError) : open(path, 'w', done),
+          mkdirError ? done(mkdirError) : open(path, flags, done),
         ),
       (refused: Error) => done(refused),
     );
