@@ -23,7 +23,11 @@ const SYNC_OPEN: number | null = constants.O_SYNC
  * the same folder, flushed to disk, then renamed over the target (rename is atomic on POSIX).
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const temp = await writeTempBeside(path, content);
+  const { temp, closed } = await writeTempBeside(path, content);
+  await closed.catch(async (error: unknown) => {
+    await removeTemp(temp);
+    throw error;
+  });
   await new Promise<void>((resolve, reject) =>
     rename(temp, path, (error) => (error ? unlink(temp, () => reject(error)) : resolve())),
   );
@@ -60,21 +64,29 @@ export async function writeNewFile(
   // Both settle before anything else happens: a failed lookup must not leave the temporary file.
   const [written, found] = await Promise.allSettled([writeTempBeside(path, content, options), lookup]);
   if (written.status === 'rejected') throw written.reason;
-  const temp = written.value;
+  const { temp, closed } = written.value;
   if (found.status === 'rejected' || found.value !== null) {
-    await new Promise<void>((resolve) => unlink(temp, () => resolve()));
+    await closed.catch(() => undefined);
+    await removeTemp(temp);
     if (found.status === 'rejected') throw found.reason;
     return 'stood-back';
   }
-  return new Promise<NewFileOutcome>((resolve, reject) =>
-    link(temp, path, (error) =>
-      unlink(temp, () => {
-        if (!error) resolve('written');
-        else if (error.code === 'EEXIST') resolve('existed');
-        else reject(error);
-      }),
-    ),
-  );
+  // The content is on disk already: the name is given while the descriptor closes.
+  const [closing, linking] = await Promise.allSettled([
+    closed,
+    new Promise<void>((resolve, reject) => link(temp, path, (error) => (error ? reject(error) : resolve()))),
+  ]);
+  await removeTemp(temp);
+  // A close that failed after the link: the file is there whole; the caller's retry finds it.
+  if (closing.status === 'rejected') throw closing.reason;
+  if (linking.status === 'fulfilled') return 'written';
+  if ((linking.reason as NodeJS.ErrnoException).code === 'EEXIST') return 'existed';
+  throw linking.reason;
+}
+
+/** Removes the temporary file (its removal failing is left to the stale-file cleanup). */
+function removeTemp(temp: string): Promise<void> {
+  return new Promise<void>((resolve) => unlink(temp, () => resolve()));
 }
 
 export interface AtomicWriteOptions {
@@ -94,15 +106,21 @@ let tempCount = 0;
  * The complete content in a temporary file next to `path` (same folder: rename/link stay atomic),
  * on disk. One promise for the whole open, write, fsync and close, through the callback API: an
  * outbox of many files spends far less of the event loop's time than with a FileHandle's promises.
+ * Resolves once the content is on disk; `closed` settles when the descriptor is closed (a caller may
+ * name the file meanwhile: one trip fewer) and must be awaited.
  */
-function writeTempBeside(path: string, content: string, options: AtomicWriteOptions = {}): Promise<string> {
+function writeTempBeside(
+  path: string,
+  content: string,
+  options: AtomicWriteOptions = {},
+): Promise<{ temp: string; closed: Promise<void> }> {
   const dir = dirname(path);
   const temp = join(
     dir,
     `${TEMP_PREFIX}${basename(path)}-${process.pid}-${(tempToken ??= randomBytes(4).toString('hex'))}${(tempCount++).toString(36)}`,
   );
   const data = Buffer.from(content, 'utf8');
-  return new Promise<string>((resolve, reject) => {
+  return new Promise<{ temp: string; closed: Promise<void> }>((resolve, reject) => {
     const fail = (fd: number | null, error: Error): void => {
       const removeTemp = () => unlink(temp, () => reject(error));
       if (fd === null) removeTemp();
@@ -112,8 +130,14 @@ function writeTempBeside(path: string, content: string, options: AtomicWriteOpti
       write(fd, data, offset, data.length - offset, null, (error, written) => {
         if (error) return fail(fd, error);
         if (offset + written < data.length) return writeFrom(fd, offset + written);
-        const done = (): void =>
-          close(fd, (closeError) => (closeError ? fail(null, closeError) : resolve(temp)));
+        const done = (): void => {
+          const closed = new Promise<void>((closedOk, closeFailed) =>
+            close(fd, (closeError) => (closeError ? closeFailed(closeError) : closedOk())),
+          );
+          // Handled from the start: it may fail before the caller gets to await it.
+          closed.catch(() => undefined);
+          resolve({ temp, closed });
+        };
         if (SYNC_OPEN !== null) return done();
         fsync(fd, (syncError) => (syncError ? fail(fd, syncError) : done()));
       });
