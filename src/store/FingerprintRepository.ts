@@ -4,6 +4,12 @@ import { PairsStatement, PAIRS_PER_STATEMENT } from './PairsStatement.js';
 
 export type FingerprintPipeline = 'stock' | 'prices';
 
+/**
+ * A fingerprint row keeps its pipeline as a number (migration 73: a narrower row, written once
+ * per item a push); inflight_batches and the other tables keep the name.
+ */
+const PIPELINE_CODES: Readonly<Record<FingerprintPipeline, number>> = { stock: 1, prices: 2 };
+
 /** The last value the platform acknowledged for one item (key: itemKeyString()). */
 export interface Fingerprint {
   key: string;
@@ -80,17 +86,17 @@ const MISSING_READ = '\u0001';
  * rows, read as they did.
  */
 export class FingerprintRepository {
-  readonly #getMany: SqlStatement<[string, string], [string, string, number, string | null, number]>;
-  readonly #hashes: SqlStatement<[string, string, string], string | null>;
+  readonly #getMany: SqlStatement<[string, number], [string, string, number, number | null, number]>;
+  readonly #hashes: SqlStatement<[string, string, number], string | null>;
   readonly #put: PairsStatement;
-  readonly #markMissing: SqlStatement<[string, number, string]>;
-  readonly #clearMissing: SqlStatement<[string, string]>;
-  readonly #isMissing: SqlStatement<[string, string], { missing: number }>;
-  readonly #delete: SqlStatement<[string, string]>;
-  readonly #clear: SqlStatement<[string]>;
-  readonly #count: SqlStatement<[string], { n: number; missing: number | null }>;
+  readonly #markMissing: SqlStatement<[number, number, string]>;
+  readonly #clearMissing: SqlStatement<[number, string]>;
+  readonly #isMissing: SqlStatement<[number, string], { missing: number }>;
+  readonly #delete: SqlStatement<[number, string]>;
+  readonly #clear: SqlStatement<[number]>;
+  readonly #count: SqlStatement<[number], { n: number; missing: number | null }>;
   readonly #latestGeneration: SqlStatement<[string], number>;
-  readonly #newerKeys: SqlStatement<[string, string, number], string>;
+  readonly #newerKeys: SqlStatement<[string, number, number], string>;
   readonly #newerBatches: SqlStatement<[string, number], string>;
   readonly #insertBatch: SqlStatement<[string, number, string, string], number>;
   readonly #deleteBatch: SqlStatement<[number]>;
@@ -107,7 +113,7 @@ export class FingerprintRepository {
     // CROSS JOIN makes SQLite loop over the keys and probe the primary key (a plain JOIN lets it
     // scan the table once per key). Raw rows: no object per row on the scan's path.
     this.#getMany = db
-      .prepare<[string, string], [string, string, number, string | null, number]>(
+      .prepare<[string, number], [string, string, number, number | null, number]>(
         `SELECT f.key, f.hash, f.generation, f.acked_at, f.missing
          FROM ${d.list('k', 'text')} ${d.probe('fingerprints', 'f', 'f.pipeline = ? AND f.key = k.value')}`,
       )
@@ -115,19 +121,20 @@ export class FingerprintRepository {
     // The scan's read: one value per key, in the keys' order (no key strings, no array per row:
     // a fifth of the read's CPU), NULL for a key with no row.
     this.#hashes = db
-      .prepare<[string, string, string], string | null>(
+      .prepare<[string, string, number], string | null>(
         `SELECT CASE WHEN f.missing = 1 THEN CAST(? AS TEXT) ELSE f.hash END
          FROM ${d.orderedList('k')} ${d.probeOrNull('fingerprints', 'f', 'f.pipeline = ? AND f.key = k.value')}
          ORDER BY k.position`,
       )
       .pluck();
     // Pairs key -> hash, all of one generation. `WHERE true` parts the SELECT from the upsert clause.
+    // acked_at: ms since the epoch.
     this.#put = new PairsStatement(
       db,
       'e',
       (pairs) =>
         `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-         SELECT ?, e.key, e.value, CAST(? AS BIGINT), ?, 0 FROM ${pairs} WHERE true
+         SELECT CAST(? AS BIGINT), e.key, e.value, CAST(? AS BIGINT), CAST(? AS BIGINT), 0 FROM ${pairs} WHERE true
          ON CONFLICT (pipeline, key) DO UPDATE SET
            hash = excluded.hash, generation = excluded.generation, acked_at = excluded.acked_at, missing = 0
          WHERE excluded.generation >= fingerprints.generation`,
@@ -135,7 +142,7 @@ export class FingerprintRepository {
     // A missing item keeps no hash worth matching: '' never equals a real fingerprint.
     this.#markMissing = db.prepare(
       `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing)
-       SELECT ?, k.value, '', CAST(? AS BIGINT), NULL, 1 FROM ${d.list('k', 'text')} WHERE true
+       SELECT CAST(? AS BIGINT), k.value, '', CAST(? AS BIGINT), CAST(NULL AS BIGINT), 1 FROM ${d.list('k', 'text')} WHERE true
        ON CONFLICT (pipeline, key) DO UPDATE SET missing = 1, hash = '', generation = excluded.generation
        WHERE excluded.generation >= fingerprints.generation`,
     );
@@ -154,7 +161,7 @@ export class FingerprintRepository {
       .prepare<[string], number>('SELECT value FROM generations WHERE name = ?')
       .pluck();
     this.#newerKeys = db
-      .prepare<[string, string, number], string>(
+      .prepare<[string, number, number], string>(
         `SELECT f.key FROM ${d.list('k', 'text')} ${d.probe('fingerprints', 'f', 'f.pipeline = ? AND f.key = k.value')}
          WHERE f.generation > CAST(? AS BIGINT)`,
       )
@@ -215,7 +222,7 @@ export class FingerprintRepository {
       return out;
     }
     for (const part of chunks(keys, BULK_CHUNK)) {
-      const hashes = this.#hashes.all(MISSING_READ, JSON.stringify(part), pipeline);
+      const hashes = this.#hashes.all(MISSING_READ, JSON.stringify(part), PIPELINE_CODES[pipeline]);
       for (let at = 0; at < part.length; at++) {
         const hash = hashes[at];
         if (hash !== null && hash !== undefined) out.set(part[at]!, hash === MISSING_READ ? null : hash);
@@ -229,9 +236,15 @@ export class FingerprintRepository {
     for (const part of chunks(keys, CHUNK)) {
       for (const [key, hash, generation, ackedAt, missing] of this.#getMany.all(
         JSON.stringify(part),
-        pipeline,
+        PIPELINE_CODES[pipeline],
       )) {
-        out.set(key, { key, hash, generation, ackedAt, missing: missing === 1 });
+        out.set(key, {
+          key,
+          hash,
+          generation,
+          ackedAt: ackedAt === null ? null : new Date(Number(ackedAt)).toISOString(),
+          missing: missing === 1,
+        });
       }
     }
     return out;
@@ -239,9 +252,10 @@ export class FingerprintRepository {
 
   /** Records acknowledged values in one transaction; a row with a higher generation is kept. */
   putMany(pipeline: FingerprintPipeline, entries: readonly FingerprintEntry[]): void {
-    const ackedAt = new Date().toISOString();
+    const ackedAt = Date.now();
+    const code = PIPELINE_CODES[pipeline];
     this.db.transaction(() => {
-      for (const part of hashChunks(entries)) this.#put.run([pipeline, part.generation, ackedAt], part.pairs);
+      for (const part of hashChunks(entries)) this.#put.run([code, part.generation, ackedAt], part.pairs);
     });
   }
 
@@ -250,19 +264,23 @@ export class FingerprintRepository {
    * no later generation holds become one row; the others come back as superseded. While no later
    * scan has begun (the generations counter is at this one), no key can be held by a later
    * generation and nothing is read. `settle` ends the row when the answer is recorded.
+   * `first` runs at the start of the transaction (the caller's lease renewal: its fence and the
+   * mark commit together); if it throws, nothing is marked.
    */
   markInFlight(
     pipeline: FingerprintPipeline,
     generation: number,
     entries: readonly { key: string; hash: string }[],
+    options: { first?: () => void } = {},
   ): InFlightMark {
     // The write lock from the start: the check and the row are one step for other processes too.
     return this.db.immediateTransaction(() => {
+      options.first?.();
       const superseded = new Set<string>();
       if (Number(this.#latestGeneration.get(pipeline) ?? 0) > generation) {
         const keys = entries.map((entry) => entry.key);
         for (const part of chunks(keys, BULK_CHUNK))
-          for (const key of this.#newerKeys.all(JSON.stringify(part), pipeline, generation))
+          for (const key of this.#newerKeys.all(JSON.stringify(part), PIPELINE_CODES[pipeline], generation))
             superseded.add(key);
         const wanted = new Set(keys);
         for (const items of this.#newerBatches.all(pipeline, generation))
@@ -336,13 +354,13 @@ export class FingerprintRepository {
 
   delete(pipeline: FingerprintPipeline, keys: Iterable<string>): void {
     this.db.transaction(() => {
-      for (const key of keys) this.#delete.run(pipeline, key);
+      for (const key of keys) this.#delete.run(PIPELINE_CODES[pipeline], key);
     });
   }
 
   clear(pipeline: FingerprintPipeline): void {
     this.db.transaction(() => {
-      this.#clear.run(pipeline);
+      this.#clear.run(PIPELINE_CODES[pipeline]);
       this.#clearBatches.run(pipeline);
     });
   }
@@ -351,24 +369,24 @@ export class FingerprintRepository {
   markMissing(pipeline: FingerprintPipeline, keys: Iterable<string>, generation: number): void {
     this.db.transaction(() => {
       for (const part of chunks([...keys], BULK_CHUNK))
-        this.#markMissing.run(pipeline, generation, JSON.stringify(part));
+        this.#markMissing.run(PIPELINE_CODES[pipeline], generation, JSON.stringify(part));
     });
   }
 
   /** The items exist on the platform now: their next scan pushes them (the empty hash matches nothing). */
   clearMissing(pipeline: FingerprintPipeline, keys: Iterable<string>): void {
     this.db.transaction(() => {
-      for (const key of keys) this.#clearMissing.run(pipeline, key);
+      for (const key of keys) this.#clearMissing.run(PIPELINE_CODES[pipeline], key);
     });
   }
 
   isMissing(pipeline: FingerprintPipeline, key: string): boolean {
-    return this.#isMissing.get(pipeline, key)?.missing === 1;
+    return this.#isMissing.get(PIPELINE_CODES[pipeline], key)?.missing === 1;
   }
 
   /** Items whose state is known: acknowledged values and not-found marks (not values in flight). */
   count(pipeline: FingerprintPipeline): { total: number; missing: number } {
-    const row = this.#count.get(pipeline)!;
+    const row = this.#count.get(PIPELINE_CODES[pipeline])!;
     let total = row.n;
     let missing = row.missing ?? 0;
     const open = this.#openBatches(pipeline, ALL_GENERATIONS);

@@ -18,12 +18,18 @@ export function migrate(db: SqlDatabase, migrations: readonly Migration[]): numb
   if (new Set(versions).size !== versions.length) {
     throw new StoreError('duplicate migration version in the migration list');
   }
+  // A version recorded stays recorded: those are skipped without taking the write lock (every
+  // command's open, usually all of them); the others are checked again under the lock.
+  const recorded = new Set(
+    db.prepare<[], number>('SELECT version FROM schema_migrations').pluck().all().map(Number),
+  );
   const isApplied = db.prepare<[number], { version: number }>(
     'SELECT version FROM schema_migrations WHERE version = ?',
   );
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   const applied: number[] = [];
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (recorded.has(migration.version)) continue;
     const apply = () => {
       if (isApplied.get(migration.version)) return false;
       migration.up(db);

@@ -200,4 +200,15 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 73,
+    name: 'narrower fingerprint rows: the pipeline as a number, acked_at in ms since the epoch',
+    up(db) {
+      db.exec(`
+        ALTER TABLE fingerprints
+          ALTER COLUMN pipeline TYPE BIGINT USING (CASE pipeline WHEN 'stock' THEN 1 WHEN 'prices' THEN 2 END),
+          ALTER COLUMN acked_at TYPE BIGINT USING (round(extract(epoch FROM acked_at::timestamptz) * 1000))::bigint;
+      `);
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { StoreBusyError, StoreError } from '../StoreError.js';
+import { BlockingWorker, type BlockingWorkerData } from './BlockingWorker.js';
 import { POSTGRES } from './dialect.js';
 import { positionalSql, type PositionalSql } from './positionalSql.js';
 import type { RunResult, SqlDatabase, SqlStatement } from './SqlDatabase.js';
@@ -52,7 +52,7 @@ export class PostgresDatabase implements SqlDatabase {
   readonly #timeoutMs: number;
   readonly #where: string;
   /** The worker holding the connection; undefined after it stopped answering (a new one is started). */
-  #worker: { thread: Worker; port: MessagePort; signal: Int32Array } | undefined;
+  #worker: BlockingWorker<WorkerRequest, WorkerAnswer> | undefined;
   #open = true;
   #depth = 0;
   #statements = 0;
@@ -219,16 +219,13 @@ export class PostgresDatabase implements SqlDatabase {
       throw new StoreError(`the store at ${this.#where} stopped answering inside a transaction`);
     }
     const worker = (this.#worker ??= this.#startWorker());
-    Atomics.store(worker.signal, 0, 0);
-    worker.port.postMessage(request);
     // PostgreSQL itself cancels a statement after the timeout (statement_timeout); this is for a
     // server or network that does not answer at all. The worker is replaced: its connection is lost.
-    if (Atomics.wait(worker.signal, 0, 0, this.#timeoutMs + HARD_TIMEOUT_MARGIN_MS) === 'timed-out') {
+    const answer = worker.call(request, this.#timeoutMs + HARD_TIMEOUT_MARGIN_MS);
+    if (!answer) {
       this.#stopWorker();
       throw new StoreError(`the store at ${this.#where} did not answer within ${this.#timeoutMs} ms`);
     }
-    const answer = receiveMessageOnPort(worker.port)?.message as WorkerAnswer | undefined;
-    if (!answer) throw new StoreError(`the store at ${this.#where} sent no answer`);
     if ('error' in answer) {
       const code = answer.error.code ? ` [${answer.error.code}]` : '';
       throw new StoreError(`PostgreSQL store at ${this.#where}: ${answer.error.message}${code}`);
@@ -236,12 +233,8 @@ export class PostgresDatabase implements SqlDatabase {
     return answer;
   }
 
-  #startWorker(): { thread: Worker; port: MessagePort; signal: Int32Array } {
-    const { port1, port2 } = new MessageChannel();
-    const signal = new Int32Array(new SharedArrayBuffer(4));
-    const data: WorkerData = {
-      port: port2,
-      signal,
+  #startWorker(): BlockingWorker<WorkerRequest, WorkerAnswer> {
+    const data: Omit<WorkerData, keyof BlockingWorkerData> = {
       connection: {
         connectionString: this.#options.url,
         schema: this.#options.schema,
@@ -251,19 +244,12 @@ export class PostgresDatabase implements SqlDatabase {
     };
     // The worker is TypeScript beside this file under tsx and the tests, JavaScript in dist.
     const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    const thread = new Worker(new URL(`./postgresWorker${extension}`, import.meta.url), {
-      workerData: data,
-      transferList: [port2],
-    });
-    thread.unref();
-    port1.unref();
-    return { thread, port: port1, signal };
+    return new BlockingWorker(new URL(`./postgresWorker${extension}`, import.meta.url), data);
   }
 
   #stopWorker(): void {
     if (!this.#worker) return;
-    void this.#worker.thread.terminate();
-    this.#worker.port.close();
+    this.#worker.stop();
     this.#worker = undefined;
   }
 }

@@ -5,11 +5,19 @@ import type { SqlDatabase, SqlStatement } from './SqlDatabase.js';
 /** The SQL port over better-sqlite3: a statement is better-sqlite3's own, nothing in between. */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = SQLITE;
+  /**
+   * One better-sqlite3 transaction function, made once, that runs the function it is given:
+   * `native.transaction(fn)` per call built four wrappers and their properties each time (200
+   * transactions per 100k pushed items).
+   */
+  readonly #run: ReturnType<Database['transaction']>;
 
   constructor(
     /** better-sqlite3's connection, for what only SQLite has (pragmas, its own tests). */
     readonly native: Database,
-  ) {}
+  ) {
+    this.#run = native.transaction((fn: () => unknown) => fn());
+  }
 
   get open(): boolean {
     return this.native.open;
@@ -26,12 +34,12 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.native.transaction(fn)();
+    return this.#run(fn) as T;
   }
 
   /** BEGIN IMMEDIATE: takes the write lock at once (two processes migrating a new file). */
   immediateTransaction<T>(fn: () => T): T {
-    return this.native.transaction(fn).immediate();
+    return this.#run.immediate(fn) as T;
   }
 
   close(): void {

@@ -4,9 +4,10 @@
 import { isMainThread, workerData, type MessagePort } from 'node:worker_threads';
 import pg from 'pg';
 
+/** Its workerData: BlockingWorker's port and signal, and the connection. */
 export interface WorkerData {
   port: MessagePort;
-  /** Int32Array over a SharedArrayBuffer: slot 0 goes to 1 when an answer is posted. */
+  /** Int32Array over a SharedArrayBuffer: slot 0 takes the `seq` of each call once its answer is posted. */
   signal: Int32Array;
   connection: {
     connectionString: string;
@@ -235,9 +236,13 @@ async function answer(request: WorkerRequest, connection: WorkerData['connection
   }
 }
 
-/** Serves the main thread's requests, one at a time (the main thread waits for each answer). */
+/**
+ * Serves the main thread's requests, one at a time (the main thread waits for each answer). The
+ * protocol is BlockingWorker's (src/store/sql/BlockingWorker.ts): calls come as { seq, request };
+ * the answer is posted, then the call's seq stored in the signal, then the main thread notified.
+ */
 export function startPostgresWorker({ port, signal, connection }: WorkerData): void {
-  port.on('message', (request: WorkerRequest) => {
+  port.on('message', ({ seq, request }: { seq: number; request: WorkerRequest }) => {
     void answer(request, connection)
       .catch((error: unknown) => {
         // An error of the server leaves the connection usable; any other (a reset, a timeout) may not.
@@ -247,7 +252,7 @@ export function startPostgresWorker({ port, signal, connection }: WorkerData): v
       })
       .then((reply) => {
         port.postMessage(reply);
-        Atomics.store(signal, 0, 1);
+        Atomics.store(signal, 0, seq);
         Atomics.notify(signal, 0);
       });
   });

@@ -99,11 +99,14 @@ export interface InFlight<W> {
  * replaces the row with what the platform answered. An item a later scan has written or has in
  * flight (a higher generation) is superseded, the guard behind the lease: left out, not sent.
  */
-export function markInFlight<W>(ctx: SyncContext, batch: PushBatch<W>): InFlight<W> {
+export function markInFlight<W>(ctx: SyncContext, batch: PushBatch<W>, lease?: Lease): InFlight<W> {
   const { id, superseded } = ctx.store.fingerprints.markInFlight(
     batch.pipeline,
     batch.generation,
     batch.items.map((item) => ({ key: item.key, hash: inFlightFingerprint(item.hash) })),
+    // The lease's renewal right before the request is the fence (it fails if another run took
+    // over): in the mark's transaction, one commit per batch fewer.
+    lease ? { first: () => lease.assertHeld() } : {},
   );
   return {
     id,
@@ -213,8 +216,7 @@ export async function pushBatch<W>(
     failed: 0,
     rejectedKeys: [],
   };
-  options.lease?.assertHeld();
-  const { items: fresh, id: inFlight } = markInFlight(ctx, batch);
+  const { items: fresh, id: inFlight } = markInFlight(ctx, batch, options.lease);
   outcome.superseded = batch.items.length - fresh.length;
   if (fresh.length === 0) return outcome;
   const log = ctx.logger.child({ pipeline: batch.pipeline });

@@ -39,6 +39,27 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       });
     });
 
+    it("runs the caller's check first in the mark's transaction: its writes commit with the mark, its failure marks nothing", () => {
+      const generation = store.generations.next('stock');
+      const batches = () => store.db.prepare('SELECT count(*) FROM inflight_batches').pluck().get();
+      const mark = store.fingerprints.markInFlight('stock', generation, [{ key: 'A', hash: '~q=1' }], {
+        first: () => store.cursors.set('fence', 'renewed'),
+      });
+      expect(mark.id).not.toBeNull();
+      expect(store.cursors.get('fence')).toBe('renewed');
+      expect(() =>
+        store.fingerprints.markInFlight('stock', generation, [{ key: 'B', hash: '~q=2' }], {
+          first: () => {
+            store.cursors.set('fence', 'lost');
+            throw new Error('lease lost');
+          },
+        }),
+      ).toThrow('lease lost');
+      expect(store.cursors.get('fence')).toBe('renewed');
+      expect(batches()).toBe(1);
+      expect(store.fingerprints.hashes('stock', ['A', 'B'])).toEqual(new Map([['A', '~q=1']]));
+    });
+
     it('puts a batch in flight as one row: its keys read as markers until its answer is recorded', () => {
       const first = store.generations.next('stock');
       store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation: first }]);
@@ -189,7 +210,7 @@ describe.each(STORE_KINDS)('%s store', (kind) => {
       // The row a push batch left in flight before the upgrade: its marker, not acknowledged.
       store.db
         .prepare(
-          `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES ('stock', 'A', '~q=5', 3, NULL, 0)`,
+          `INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES (1, 'A', '~q=5', 3, NULL, 0)`,
         )
         .run();
       expect(store.fingerprints.hashes('stock', ['A'])).toEqual(new Map([['A', '~q=5']]));

@@ -9,7 +9,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { migrate } from '../../../src/store/migrate.js';
 import { SqliteDatabase } from '../../../src/store/sql/SqliteDatabase.js';
 import { tempDir } from '../../support/tempDir.js';
-import { STORE_KINDS, TestStores } from '../../support/testStores.js';
+import { PostgresDatabase } from '../../../src/store/sql/PostgresDatabase.js';
+import type { SqlDatabase } from '../../../src/store/sql/SqlDatabase.js';
+import { STORE_KINDS, TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -149,5 +151,52 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       }),
     ).toThrow('boom');
     expect(store.cursors.get('x')).toBeNull();
+  });
+
+  it('keeps fingerprints, their acknowledgement times and marks through the narrower rows (version 73)', () => {
+    // The store at version 72, as a run left it: acknowledged values of both pipelines, a missing
+    // item, and a per-item in-flight mark of a store from before batch rows.
+    const location = stores.location();
+    const db: SqlDatabase =
+      kind === 'sqlite'
+        ? new SqliteDatabase(new BetterSqlite3((location as { path: string }).path))
+        : new PostgresDatabase({ url: TEST_POSTGRES_URL, schema: (location as { schema: string }).schema });
+    if (kind === 'postgres')
+      db.transaction(() => db.exec(`CREATE SCHEMA "${(location as { schema: string }).schema}"`));
+    migrate(
+      db,
+      migrations.filter((m) => m.version < 73),
+    );
+    db.transaction(() =>
+      db.exec(`INSERT INTO fingerprints (pipeline, key, hash, generation, acked_at, missing) VALUES
+        ('stock', 'A', 'q=1', 4, '2026-11-25T10:11:12.345Z', 0),
+        ('prices', 'A', 'p=2.5', 5, '2026-11-26T00:00:00.001Z', 0),
+        ('stock', 'M', '', 6, NULL, 1),
+        ('stock', 'F', '~q=3', 7, NULL, 0)`),
+    );
+    db.close();
+    const store = stores.open({}, location);
+    expect(store.fingerprints.getMany('stock', ['A', 'M', 'F'])).toEqual(
+      new Map([
+        ['A', { key: 'A', hash: 'q=1', generation: 4, ackedAt: '2026-11-25T10:11:12.345Z', missing: false }],
+        ['M', { key: 'M', hash: '', generation: 6, ackedAt: null, missing: true }],
+        ['F', { key: 'F', hash: '~q=3', generation: 7, ackedAt: null, missing: false }],
+      ]),
+    );
+    expect(store.fingerprints.getMany('prices', ['A']).get('A')).toMatchObject({
+      hash: 'p=2.5',
+      ackedAt: '2026-11-26T00:00:00.001Z',
+    });
+    expect(store.fingerprints.count('stock')).toEqual({ total: 2, missing: 1 });
+    // New writes land in the same rows: one row per pipeline and key.
+    store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=9', generation: 8 }]);
+    expect(store.fingerprints.hashes('stock', ['A', 'M'])).toEqual(
+      new Map([
+        ['A', 'q=9'],
+        ['M', null],
+      ]),
+    );
+    expect(store.fingerprints.hashes('prices', ['A'])).toEqual(new Map([['A', 'p=2.5']]));
+    expect(store.db.prepare('SELECT count(*) AS n FROM fingerprints').get()).toEqual({ n: 4 });
   });
 });

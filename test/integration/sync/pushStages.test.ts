@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pushBatch, type PushBatch } from '../../../src/sync/push/pushBatch.js';
 import { bindRun } from '../../../src/sync/frame/runInFrame.js';
+import { acquireLease, LeaseLostError } from '../../../src/sync/frame/lease.js';
 import { scanPush } from '../../../src/sync/push/scanPush.js';
 import { runStock } from '../../../src/sync/push/stock.js';
 import { runPrices } from '../../../src/sync/push/prices.js';
@@ -66,6 +67,34 @@ describe('push stages for a queue: scan in one job, send and record each batch i
       sent: 0,
       writeRequests: 0,
     });
+  });
+
+  it('marks nothing and sends nothing for a run that lost its lease; a held lease is renewed with the mark', async () => {
+    harness = await createHarness({ extraProducts: 3 });
+    harness.writeStock(stock(3, 5));
+    const queued: PushBatch[] = [];
+    await scanPush('stock', await harness.context(), RUN, async (batch) => {
+      queued.push(overTheQueue(batch));
+    });
+    expect(queued).toHaveLength(1);
+    const worker = await harness.context();
+    const { ctx } = bindRun(worker);
+    const lease = await acquireLease(worker.store, 'sync:stock', { ttlMs: 60_000, waitMs: 0 });
+    // Another run takes the lease over (as after this one stalled past its TTL).
+    const other = await harness.context();
+    other.store.leases.release('sync:stock', lease.owner);
+    expect(other.store.leases.acquire('sync:stock', 'other-host:1:x', 60_000)).toBe(true);
+    await expect(pushBatch(ctx, queued[0]!, { lease })).rejects.toBeInstanceOf(LeaseLostError);
+    expect(harness.writes()).toEqual([]);
+    expect(worker.store.db.prepare('SELECT count(*) FROM inflight_batches').pluck().get()).toBe(0);
+
+    // The lease held again: the batch is marked, sent and recorded.
+    other.store.leases.release('sync:stock', 'other-host:1:x');
+    const held = await acquireLease(worker.store, 'sync:stock', { ttlMs: 60_000, waitMs: 0 });
+    expect(await pushBatch(ctx, queued[0]!, { lease: held })).toMatchObject({ applied: 3 });
+    expect(harness.writes()).toHaveLength(1);
+    expect(worker.store.leases.holder('sync:stock')?.owner).toBe(held.owner);
+    held.release();
   });
 
   it('scans prices the same way', async () => {
