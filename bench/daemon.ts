@@ -11,7 +11,7 @@
  *    Then the same file again, unchanged: the tick (trigger to job done) and its write requests.
  * 2. orders: M new platform orders (created through the sandbox first), one orders run through the
  *    queue until every order is in the outbox: requests, time, the daemon's peak RSS (VmHWM);
- *    against the outbox writes alone (the adapter's atomic writer, fsync included, the same number
+ *    against the outbox writes alone (the adapter's atomic writer, synced to disk (O_SYNC) included, the same number
  *    of files, orders.concurrency at a time) in the same run. --orders-concurrency N sets the
  *    daemon's orders.concurrency and the floor's writes at once (default: the file adapter's own bound).
  * 3. --rss-rows N (off by default): one stock run over an N-row stock.csv (SKUs beyond the
@@ -276,7 +276,7 @@ async function ordersPart(world: World): Promise<string[]> {
     const floorCpuSplit = `user ${(user / 1e6).toFixed(2)}, system ${(system / 1e6).toFixed(2)}`;
     const rows = [
       `| daemon: ${ORDERS} new platform orders, one orders run through the queue (to the last order file in the outbox; daemon CPU ${daemonCpu.toFixed(2)} s: user ${daemonUser.toFixed(2)}, system ${daemonSystem.toFixed(2)}; its JS thread: user ${jsUser.toFixed(2)}, system ${jsSystem.toFixed(2)}; load ${load}) | ${files} | ${requests} | ${lastFileSeconds.toFixed(2)} | ${jobSeconds.toFixed(2)} | ${peak.toFixed(0)} |`,
-      `| the outbox writes alone: ${ORDERS} files, writeNewFileAtomic (fsync), ${ORDERS_CONCURRENCY} at a time (CPU ${floorCpuSeconds.toFixed(2)} s: ${floorCpuSplit}) | ${ORDERS} | | ${alone.toFixed(2)} | | |`,
+      `| the outbox writes alone: ${ORDERS} files, writeNewFileAtomic (on disk: O_SYNC), ${ORDERS_CONCURRENCY} at a time (CPU ${floorCpuSeconds.toFixed(2)} s: ${floorCpuSplit}) | ${ORDERS} | | ${alone.toFixed(2)} | | |`,
       `| ratio: last order file / the writes alone | | | **${(lastFileSeconds / alone).toFixed(2)}x** | | |`,
     ];
     rows.forEach(log);

@@ -93,7 +93,7 @@ async function main(): Promise<void> {
         CONCURRENCY,
       );
       writes.push(
-        `| writeNewFileAtomic (fsync), ${ORDERS} files | ${synced.toFixed(2)} | ${((synced / ORDERS) * 1000).toFixed(2)} | ${((synced / importSeconds) * 100).toFixed(0)}% |`,
+        `| writeNewFileAtomic (on disk: O_SYNC), ${ORDERS} files | ${synced.toFixed(2)} | ${((synced / ORDERS) * 1000).toFixed(2)} | ${((synced / importSeconds) * 100).toFixed(0)}% |`,
         `| same without fsync | ${unsynced.toFixed(2)} | ${((unsynced / ORDERS) * 1000).toFixed(2)} | ${((unsynced / importSeconds) * 100).toFixed(0)}% |`,
       );
       const quiet = await runOrders(sandbox, config);

@@ -33,7 +33,6 @@ const BUNDLED = new Set([
   'csv-parse',
   'saxes',
   'fast-xml-parser',
-  'p-retry',
   'better-sqlite3',
 ]);
 

@@ -27,6 +27,15 @@ import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
 export { DEFAULT_ACCOUNT } from './config/accountEntrySchema.js';
 export { DEFAULT_STORE_PATH };
 
+/**
+ * How the configuration is parsed: once per start (and per reload), so without zod's JIT. At a
+ * schema's first parse the JIT writes and compiles (eval) a parser for each object schema, which
+ * pays off over many parses of the same schema (the API's responses in the daemon) but costs a
+ * one-time parse more than it saves: about 4% of the instructions of a whole `erp-sync check`
+ * (bench/RESULTS.md, "CLI start"). Same results and messages either way: only the path differs.
+ */
+const PARSED_ONCE = { jitless: true } as const;
+
 const baseUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .superRefine((value, ctx) => {
@@ -355,7 +364,7 @@ function loadAccounts(
   if (issues.length) fail(issues);
   const entries: AccountEntry[] = [];
   (list as unknown[]).forEach((item, index) => {
-    const parsed = accountEntrySchema.safeParse(item);
+    const parsed = accountEntrySchema.safeParse(item, PARSED_ONCE);
     const label = isPlainObject(item) && typeof item.name === 'string' ? item.name : `#${index + 1}`;
     if (parsed.success) entries.push(parsed.data);
     else issues.push(...zodIssues(parsed.error.issues).map((issue) => `account ${label}: ${issue}`));
@@ -417,7 +426,7 @@ function accountConfig(
     // Said once, in those words: not again as the schema's "is required".
     setPath(merged, ['api', 'apiKey'], 'unset');
   }
-  const result = configSchema.safeParse(merged);
+  const result = configSchema.safeParse(merged, PARSED_ONCE);
   if (!result.success) issues.push(...zodIssues(result.error.issues));
   return issues.length || !result.success ? { issues } : { config: result.data };
 }
@@ -506,7 +515,7 @@ function erpEnvKeysOf(slice: ErpConfigSlice | undefined, account: string) {
 export function parseConfig(raw: unknown, origin?: string): Config {
   // A missing `api` section is reported key by key (api.baseUrl, api.apiKey), with their env names.
   const input = isPlainObject(raw) && raw.api === undefined ? { ...raw, api: {} } : raw;
-  const result = configSchema.safeParse(input);
+  const result = configSchema.safeParse(input, PARSED_ONCE);
   if (result.success) return result.data;
   const slice = chosenSlice(input);
   const issues = zodIssues(result.error.issues, (path) => envHint(path, slice));

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { link, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The same write as writeNewFileAtomic (temp file, link, unlink) without the fsync. */
+/** The same write as writeNewFileAtomic (temp file, link, unlink) without syncing it to disk. */
 export async function writeNewFileNoSync(path: string, content: string): Promise<void> {
   const temp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'w');

@@ -1,5 +1,5 @@
-import pRetry from 'p-retry';
 import { ApiError, RateLimitedError, ServerError } from './errors.js';
+import { monotonicMs } from '../domain/monotonicMs.js';
 
 const MIN_ATTEMPT_MS = 100;
 
@@ -56,7 +56,7 @@ function retryAfterOf(error: ApiError): number | null {
 
 /**
  * The wait before retry number `retryIndex + 1`: `minBackoffMs * 2^retryIndex`, times a random
- * factor in [1, 2) (p-retry's `randomize`), capped at `maxBackoffMs`.
+ * factor in [1, 2), capped at `maxBackoffMs`.
  */
 export function backoffDelay(
   retryIndex: number,
@@ -83,12 +83,13 @@ export function retryDelay(
 }
 
 /**
- * Runs `attempt` again (p-retry drives the loop) for retryable ApiErrors, after retryDelay. The
- * deadline is strict: when the wait plus a minimal attempt (100 ms, or a tenth of the deadline)
+ * Runs `attempt` again for retryable ApiErrors, after retryDelay, at most `settings.retries` times.
+ * The deadline is strict: when the wait plus a minimal attempt (100 ms, or a tenth of the deadline)
  * would not fit in what is left, the call ends at once with the last error, so no request is sent
  * that would be cut off at once yet could still reach the server. Non-idempotent requests are safe
  * here because the transport maps their maybe-applied failures to OutcomeUnknownError, which is
- * not retryable.
+ * not retryable. The caller's abort signal wins over any outcome: once it has fired, the call
+ * rejects with its reason (before an attempt, after one, failed or not, and during a wait).
  */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
@@ -96,22 +97,26 @@ export async function withRetries<T>(
   onRetry: (error: ApiError, attemptNumber: number, delayMs: number) => void,
   signals: RetrySignals = {},
 ): Promise<T> {
-  const startedAt = performance.now();
-  const remaining = () => settings.deadlineMs - (performance.now() - startedAt);
+  const startedAt = monotonicMs();
+  const remaining = () => settings.deadlineMs - (monotonicMs() - startedAt);
   const minAttemptMs = Math.min(MIN_ATTEMPT_MS, settings.deadlineMs / 10);
-  return pRetry(attempt, {
-    retries: settings.retries,
-    // The wait is ours (retryDelay, in shouldRetry): p-retry's own delay is zero.
-    minTimeout: 0,
-    maxTimeout: 0,
-    maxRetryTime: settings.deadlineMs,
-    ...(signals.abort ? { signal: signals.abort } : {}),
-    shouldRetry: async ({ error, attemptNumber, retriesConsumed }) => {
-      if (!isRetryable(error) || signals.stop?.aborted) return false;
-      const delayMs = retryDelay(error, retriesConsumed, settings);
-      if (delayMs + minAttemptMs > remaining()) return false;
-      onRetry(error, attemptNumber, delayMs);
-      return wait(delayMs, signals);
-    },
-  });
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    signals.abort?.throwIfAborted();
+    let failure: unknown;
+    try {
+      const result = await attempt(attemptNumber);
+      signals.abort?.throwIfAborted();
+      return result;
+    } catch (error) {
+      failure = error;
+    }
+    signals.abort?.throwIfAborted();
+    const retryIndex = attemptNumber - 1;
+    if (retryIndex >= settings.retries || remaining() <= 0) throw failure;
+    if (!isRetryable(failure) || signals.stop?.aborted) throw failure;
+    const delayMs = retryDelay(failure, retryIndex, settings);
+    if (delayMs + minAttemptMs > remaining()) throw failure;
+    onRetry(failure, attemptNumber, delayMs);
+    if (!(await wait(delayMs, signals)) || remaining() <= 0) throw failure;
+  }
 }

@@ -7,6 +7,7 @@ import { errorFromFailure, errorFromResponse } from './httpErrors.js';
 import { newRequestId } from './newRequestId.js';
 import { withRetries, type RetrySettings } from './retryPolicy.js';
 import type { Wire } from './wire.js';
+import { monotonicMs } from '../domain/monotonicMs.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -179,10 +180,10 @@ export class HttpTransport implements Transport {
       throw new ErpSyncError('internal', `${spec.method} ${spec.route}: the API client is closed`);
     }
     const requestId = newRequestId();
-    const startedAt = performance.now();
+    const startedAt = monotonicMs();
     return withRetries(
       (attempt) => {
-        const remaining = this.#retry.deadlineMs - (performance.now() - startedAt);
+        const remaining = this.#retry.deadlineMs - (monotonicMs() - startedAt);
         return this.#attempt(
           spec,
           requestId,
@@ -232,7 +233,7 @@ export class HttpTransport implements Transport {
     }, timeoutMs);
     const onAbort = () => controller.abort();
     this.#signal?.addEventListener('abort', onAbort, { once: true });
-    const started = performance.now();
+    const started = monotonicMs();
     let status: number | null = null;
     try {
       let text: string;
@@ -296,7 +297,7 @@ export class HttpTransport implements Transport {
     hooks: CallHooks,
     error?: unknown,
   ): void {
-    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    const durationMs = Math.round((monotonicMs() - started) * 10) / 10;
     const errorCode = error instanceof ApiError ? error.code : error ? 'internal' : undefined;
     this.#logger.debug(
       {

@@ -18,6 +18,7 @@ import { describeReject, driftReason } from './pushDrift.js';
 import type { AuditPipeline } from '../domain/pipelineNames.js';
 import type { PushSpec } from '../sync/push/diffPushItems.js';
 import type { SyncContext } from '../sync/frame/types.js';
+import { monotonicMs } from '../domain/monotonicMs.js';
 
 export type FindingKind = 'stock' | 'prices' | 'order_not_in_erp' | 'order_gone';
 
@@ -87,7 +88,7 @@ const ORDERS = 'orders';
  * makes: an item missing from it heals only by a full read, and the finding says so.
  */
 export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise<AuditReport> {
-  const started = performance.now();
+  const started = monotonicMs();
   const report: AuditReport = {
     complete: false,
     pipelines: [...options.pipelines],
@@ -99,7 +100,7 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
     seconds: 0,
     phases: { platformSeconds: 0, erpSeconds: 0, ordersSeconds: 0 },
   };
-  const since = (from: number): number => (performance.now() - from) / 1000;
+  const since = (from: number): number => (monotonicMs() - from) / 1000;
   if (options.collectFixes) report.fixes = {};
   /** Counts a finding and keeps it in the report while there is room; true when kept. */
   const found = (finding: AuditFinding): boolean => {
@@ -116,16 +117,16 @@ export async function runAudit(ctx: SyncContext, options: AuditOptions): Promise
   try {
     const push = PUSH_PIPELINES.filter((pipeline) => options.pipelines.includes(pipeline));
     if (push.length) {
-      let from = performance.now();
+      let from = monotonicMs();
       await readPlatformCatalog(ctx, scratch, report, options);
       report.phases.platformSeconds = since(from);
-      from = performance.now();
+      from = monotonicMs();
       for (const pipeline of push)
         await comparePush(ctx, scratch, pushSpecOf(pipeline, ctx), report, options, found);
       report.phases.erpSeconds = since(from);
     }
     if (options.pipelines.includes('orders')) {
-      const from = performance.now();
+      const from = monotonicMs();
       await compareOrders(ctx, scratch, report, options, found);
       report.phases.ordersSeconds = since(from);
     }

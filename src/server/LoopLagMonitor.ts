@@ -1,3 +1,5 @@
+import { monotonicMs } from '../domain/monotonicMs.js';
+
 /**
  * Measures event-loop lag with a timer: how late each tick fires compared with when it was due.
  * A loop blocked by CPU-heavy work (or a stuck synchronous call) shows up as a large lag long
@@ -18,7 +20,7 @@ export class LoopLagMonitor {
 
   start(): void {
     if (this.#timer) return;
-    this.#expected = performance.now() + this.#intervalMs;
+    this.#expected = monotonicMs() + this.#intervalMs;
     this.#timer = setInterval(() => this.#tick(), this.#intervalMs);
     this.#timer.unref();
   }
@@ -32,14 +34,14 @@ export class LoopLagMonitor {
    * The largest lag of the window, in milliseconds, including the lag building up right now: a
    * tick that is overdue counts even before it fires (when the loop is blocked it never does).
    */
-  maxLagMs(now = performance.now()): number {
+  maxLagMs(now = monotonicMs()): number {
     this.#samples = this.#samples.filter(([at]) => now - at <= this.#windowMs);
     const overdue = this.#timer ? Math.max(0, now - this.#expected) : 0;
     return Math.max(overdue, ...this.#samples.map(([, lag]) => lag));
   }
 
   #tick(): void {
-    const now = performance.now();
+    const now = monotonicMs();
     this.#samples.push([now, Math.max(0, now - this.#expected)]);
     this.#expected = now + this.#intervalMs;
   }

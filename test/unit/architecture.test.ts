@@ -98,6 +98,15 @@ describe('architecture', () => {
     expect(violations('sandbox', () => true)).toEqual([]);
   });
 
+  it('measures durations with monotonicMs, not the performance global, outside the sandbox', () => {
+    // Its first use loads node:perf_hooks and ten modules in every short command (src/domain/monotonicMs.ts).
+    const users = files.filter(
+      (file) =>
+        areaOf(file) !== 'sandbox' && /\bperformance\.|node:perf_hooks/.test(readFileSync(file, 'utf8')),
+    );
+    expect(users.map(rel)).toEqual(['domain/monotonicMs.ts']);
+  });
+
   it('keeps the domain free of project imports', () => {
     expect(violations('domain', () => true)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { monotonicMs } from '../../domain/monotonicMs.js';
 
 /** What a worker started by BlockingWorker gets as its workerData, besides the caller's own data. */
 export interface BlockingWorkerData {
@@ -46,11 +47,11 @@ export class BlockingWorker<Request, Answer> {
     const seq = (this.#seq = this.#seq === 0x7fffffff ? 1 : this.#seq + 1);
     const call: NumberedCall<Request> = { seq, request };
     this.#port.postMessage(call);
-    const deadline = performance.now() + timeoutMs;
+    const deadline = monotonicMs() + timeoutMs;
     for (;;) {
       const answered = Atomics.load(this.#signal, 0);
       if (answered === seq) break;
-      const left = deadline - performance.now();
+      const left = deadline - monotonicMs();
       if (left <= 0) return undefined;
       // Woken while the number is still the previous call's: a late notify. Wait on.
       Atomics.wait(this.#signal, 0, answered, left);

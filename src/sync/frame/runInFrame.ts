@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { isErpSyncError } from '../../domain/errors.js';
 import type { Lease } from './lease.js';
@@ -7,6 +6,7 @@ import type { PipelineName } from '../../domain/pipelineNames.js';
 import { classifyFailure, describeFailure } from './classifyFailure.js';
 import { emptySummary } from './summary.js';
 import type { RequestCounter, RunOptions, RunSummary, SyncContext } from './types.js';
+import { monotonicMs } from '../../domain/monotonicMs.js';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
@@ -61,7 +61,7 @@ export async function runInFrame(
   options: RunOptions,
   body: PipelineBody,
 ): Promise<RunSummary> {
-  const started = performance.now();
+  const started = monotonicMs();
   const summary = emptySummary(name, options);
   const log = ctx.logger.child({ pipeline: name });
   const { ctx: runCtx, counter } = bindRun(ctx, options);
@@ -110,7 +110,7 @@ export async function runInFrame(
   } finally {
     summary.requests = counter.total;
     summary.writeRequests = counter.writes;
-    summary.seconds = (performance.now() - started) / 1000;
+    summary.seconds = (monotonicMs() - started) / 1000;
     if (runId !== undefined) {
       const { preview: _preview, error, ...counts } = summary;
       ctx.store.runs.finish(

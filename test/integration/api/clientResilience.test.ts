@@ -154,13 +154,17 @@ describe.each([
     it('aborts a pending call and its retry waits when the client signal fires', async () => {
       const controller = new AbortController();
       const client = clientFor({ signal: controller.signal, timeoutMs: 5_000 });
-      stub.handle(() => 'stall');
+      // One handler for both calls, by path: the stall must not depend on which request arrives first.
+      stub.handle((req) =>
+        req.path === '/account' ? { status: 429, headers: { 'retry-after': '20' } } : 'stall',
+      );
       const stalled = client.products.get(1).catch(caught);
-      script([], () => ({ status: 429, headers: { 'retry-after': '20' } }));
       const waiting = clientFor({ signal: controller.signal, deadlineMs: 60_000 })
         .account.get()
         .catch(caught);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Both requests at the stub before the abort: one sent but not yet arrived would be counted
+      // by the next test (seen once on a loaded machine).
+      await vi.waitFor(() => expect(stub.requests).toHaveLength(2), { timeout: 5_000 });
       const started = Date.now();
       controller.abort(new Error('shutting down'));
       expect(((await stalled) as Error).message).toBe('shutting down');

@@ -7,6 +7,7 @@ import {
   removeStaleTempFiles,
   statIfExists,
   writeFileAtomic,
+  writeNewFile,
   writeNewFileAtomic,
 } from './atomicFile.js';
 import type { OrderExchangePaths } from './orderExchangePaths.js';
@@ -48,21 +49,31 @@ export class OrderOutbox {
 
   async importOrder(order: PlatformOrder): Promise<ImportResult> {
     await this.#cleanOnce();
-    const earlier = await this.#findEarlierImport(order.id);
-    if (earlier) return { erpRef: earlier, alreadyImported: true };
-    const name = this.erpRefOf(order.id);
+    const [name, other] = this.#importNames(order.id) as [string, string];
+    // The folders' listing (read at most once a second) rules the places out without a stat per place
+    // and order; a name it holds is looked up on disk (the ERP may have moved it since).
+    if (await this.#listing.mayHold([name, other])) {
+      const earlier = await this.#findImport(order.id);
+      if (earlier) return { erpRef: earlier.name, alreadyImported: true };
+    }
     const document = {
       imported_at: this.now().toISOString(),
       customer: customerDocument(order.customer),
       order: order.raw,
     };
-    const created = await writeNewFileAtomic(
+    // What another process wrote after the listing was read lands in the outbox: in this format the
+    // no-replace write finds it, in the other one the lookup beside the write does.
+    const outcome = await writeNewFile(
       join(this.paths.ordersDir, name),
       this.#encode('order_import', document),
-      { beforeMakingFolder: this.beforeMakingFolder },
+      {
+        beforeMakingFolder: this.beforeMakingFolder,
+        unlessExists: join(this.paths.ordersDir, other),
+      },
     );
+    if (outcome === 'stood-back') return { erpRef: other, alreadyImported: true };
     this.#listing.add(name);
-    return { erpRef: name, alreadyImported: !created };
+    return { erpRef: name, alreadyImported: outcome === 'existed' };
   }
 
   /**
@@ -98,18 +109,6 @@ export class OrderOutbox {
       }
     }
     return null;
-  }
-
-  /**
-   * The name of an earlier import, without a stat per place and order: the folders' listing (read
-   * at most once a second) rules the places out, a name it holds is looked up on disk (the ERP may
-   * have moved it since). What another process writes after the listing was read lands in the
-   * outbox: in this format the no-replace write finds it, in the other one a stat does.
-   */
-  async #findEarlierImport(orderId: number): Promise<string | null> {
-    const [own, other] = this.#importNames(orderId) as [string, string];
-    if (await this.#listing.mayHold([own, other])) return (await this.#findImport(orderId))?.name ?? null;
-    return (await fileExists(join(this.paths.ordersDir, other))) ? other : null;
   }
 
   /** The names an import of the order may have: this format's first. */

@@ -2,7 +2,11 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeNewFileAtomic } from '../../../../../src/erp/file/orders/atomicFile.js';
+import {
+  writeFileAtomic,
+  writeNewFile,
+  writeNewFileAtomic,
+} from '../../../../../src/erp/file/orders/atomicFile.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -35,6 +39,31 @@ describe('atomic file writes', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(['a\n', 'b\n', 'c\n']).toContain(await readFile(path, 'utf8'));
     expect(await readdir(dir)).toEqual(['3.json']);
+  });
+
+  it('stands back when the other name exists: writes nothing, leaves no temporary file', async () => {
+    await writeFile(join(dir, '6.xml'), 'other\n');
+    const outcome = await writeNewFile(join(dir, '6.json'), 'x', { unlessExists: join(dir, '6.xml') });
+    expect(outcome).toBe('stood-back');
+    expect(await readdir(dir)).toEqual(['6.xml']);
+    expect(await writeNewFile(join(dir, '7.json'), 'x', { unlessExists: join(dir, '7.xml') })).toBe(
+      'written',
+    );
+    expect(await writeNewFile(join(dir, '7.json'), 'y', { unlessExists: join(dir, '7.xml') })).toBe(
+      'existed',
+    );
+    expect(await readFile(join(dir, '7.json'), 'utf8')).toBe('x');
+  });
+
+  it('fails when the other name cannot be looked up, and leaves no temporary file', async () => {
+    await writeFile(join(dir, 'file'), 'x');
+    const path = join(dir, '8.json');
+    await expect(writeNewFile(path, 'x', { unlessExists: join(dir, 'file', '8.xml') })).rejects.toMatchObject(
+      {
+        code: 'ENOTDIR',
+      },
+    );
+    expect(await readdir(dir)).toEqual(['file']);
   });
 
   it('writeFileAtomic replaces the file whole', async () => {
