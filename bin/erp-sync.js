@@ -49,6 +49,7 @@ if (older !== -1 && current[older] < floor[older]) {
 // without it. dev/nodeFlags.ts reads LONG_RUN_FLAGS for the benches and tests that start the sources.
 const LONG_RUN_FLAGS = '--heap-growing-percent=50';
 const SHORT_COMMANDS = new Set(['none', 'status', 'check']);
+const OWN_FILE_COMMANDS = new Set(['status', 'check', 'run-once']);
 if (!SHORT_COMMANDS.has(commandOf(process.argv.slice(2))))
   process.getBuiltinModule('node:v8').setFlagsFromString(LONG_RUN_FLAGS);
 
@@ -62,11 +63,11 @@ if (existsSync(sources) && existsSync(join(root, 'node_modules', 'tsx', 'package
   register();
   await import(pathToFileURL(sources).href);
 } else {
-  // status and check have files of their own, with only their command's code (dev/buildDist.ts).
+  // status, check and run-once have files of their own, with only their command's code (dev/buildDist.ts).
   const command = commandOf(process.argv.slice(2));
   const own = join(root, 'dist', `cli-${command}.cjs`);
-  const short = (command === 'status' || command === 'check') && existsSync(own);
-  await runCompiledCli(short ? own : join(root, 'dist', 'cli.cjs'), process.argv);
+  const ownFile = OWN_FILE_COMMANDS.has(command) && existsSync(own);
+  await runCompiledCli(ownFile ? own : join(root, 'dist', 'cli.cjs'), process.argv);
 }
 
 /**

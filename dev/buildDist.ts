@@ -125,8 +125,15 @@ const sqliteBinding: Plugin = {
   },
 };
 
-/** The commands that bin/erp-sync.js runs from a file of their own (dist/cli-NAME.cjs). */
-const SHORT_COMMAND_FILES = ['status', 'check'];
+/**
+ * The commands that bin/erp-sync.js runs from a file of their own (dist/cli-NAME.cjs), with their
+ * module: the short ones, and run-once, which a cron or a script starts as a process per run.
+ */
+const OWN_FILE_COMMANDS = {
+  status: './statusCommand.js',
+  check: './checkCommand.js',
+  'run-once': './runOnceCommand.js',
+};
 
 /**
  * Leaves out of the bundle every command module but KEEP: createProgram's import() of another
@@ -183,15 +190,15 @@ const cli = {
 } satisfies BuildOptions;
 await build(cli);
 asciiOnly(join(outdir, 'cli.cjs'));
-// The short commands' own files, cli-status.cjs and cli-check.cjs: the same CLI with only that
+// The own files of status, check and run-once (cli-status.cjs ...): the same CLI with only that
 // command's module in it (bin/erp-sync.js picks the file by command). dist/cli.cjs holds every
 // command's code (1.9 MB), which each start read and compiled with its code cache, used or not
-// (bench/RESULTS.md, "CLI start").
-for (const command of SHORT_COMMAND_FILES) {
+// (bench/RESULTS.md, "CLI start" and "run-once's own file").
+for (const [command, module] of Object.entries(OWN_FILE_COMMANDS)) {
   await build({
     ...cli,
     entryPoints: { [`cli-${command}`]: 'src/cli/runCli.ts' },
-    plugins: [onlyCommand(`./${command}Command.js`), ...common.plugins],
+    plugins: [onlyCommand(module), ...common.plugins],
   });
   asciiOnly(join(outdir, `cli-${command}.cjs`));
 }

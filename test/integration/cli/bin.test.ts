@@ -132,20 +132,21 @@ describe('bin/erp-sync.js', () => {
     },
   );
 
-  it('an installed copy runs status and check from their own files when dist/ has them, every other command from dist/cli.cjs', async () => {
+  it('an installed copy runs status, check and run-once from their own files when dist/ has them, every other command from dist/cli.cjs', async () => {
     layout();
     rmSync(join(root, 'src'), { recursive: true });
     const start = async (args: string[]): Promise<string> =>
       (await run(process.execPath, [join(root, 'bin', 'erp-sync.js'), ...args])).stdout.trim();
     // an older dist/ without them: cli.cjs runs every command
     expect(await start(['check'])).toBe('dist');
-    for (const command of ['status', 'check'])
+    for (const command of ['status', 'check', 'run-once'])
       writeFileSync(
         join(root, 'dist', `cli-${command}.cjs`),
         `exports.runCli = async () => { process.stdout.write('${command} file\\n'); };\n`,
       );
     expect(await start(['-c', 'some.yaml', 'status', '--json'])).toBe('status file');
     expect(await start(['check'])).toBe('check file');
+    expect(await start(['-c', 'some.yaml', 'run-once', '--only', 'stock', '--json'])).toBe('run-once file');
     expect(await start(['--account', 'check', 'sync'])).toBe('dist');
     expect(await start(['--version'])).toBe('dist');
   });
