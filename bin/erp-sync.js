@@ -50,8 +50,29 @@ if (older !== -1 && current[older] < floor[older]) {
 const LONG_RUN_FLAGS = '--heap-growing-percent=50';
 const SHORT_COMMANDS = new Set(['none', 'status', 'check']);
 const OWN_FILE_COMMANDS = new Set(['status', 'check', 'run-once']);
-if (!SHORT_COMMANDS.has(commandOf(process.argv.slice(2))))
+// The built-ins that run-once loads in every run (undici's pool: node:http, node:tls, node:http2 ...;
+// pino: node:worker_threads, node:os; the reads: node:fs/promises) are loaded before the flag, from
+// Node's code cache: after it, compiled from their source, they were 17% of the instructions of a
+// short run-once (bench/RESULTS.md, "run-once's start").
+const LOADED_BEFORE_FLAGS = {
+  'run-once': [
+    'os',
+    'vm',
+    'assert',
+    'worker_threads',
+    'http',
+    'crypto',
+    'tls',
+    'http2',
+    'perf_hooks',
+    'fs/promises',
+  ],
+};
+const command = commandOf(process.argv.slice(2));
+if (!SHORT_COMMANDS.has(command)) {
+  for (const name of LOADED_BEFORE_FLAGS[command] ?? []) process.getBuiltinModule(`node:${name}`);
   process.getBuiltinModule('node:v8').setFlagsFromString(LONG_RUN_FLAGS);
+}
 
 // V8's code cache on disk (in the system's temporary folder; NODE_DISABLE_COMPILE_CACHE=1 turns it
 // off): a start after the first one compiles none of the modules it loads again.
@@ -64,7 +85,6 @@ if (existsSync(sources) && existsSync(join(root, 'node_modules', 'tsx', 'package
   await import(pathToFileURL(sources).href);
 } else {
   // status, check and run-once have files of their own, with only their command's code (dev/buildDist.ts).
-  const command = commandOf(process.argv.slice(2));
   const own = join(root, 'dist', `cli-${command}.cjs`);
   const ownFile = OWN_FILE_COMMANDS.has(command) && existsSync(own);
   await runCompiledCli(ownFile ? own : join(root, 'dist', 'cli.cjs'), process.argv);
