@@ -224,6 +224,10 @@ async function ordersPart(world: World): Promise<string[]> {
     const cpuBefore = cpuSplit(daemon.child.pid);
     const jsBefore = cpuSplit(daemon.child.pid, true);
     const run = await runThroughQueue(queues, 'orders');
+    const filesAtPollEnd = existsSync(join(world.erpDir, 'outbox', 'orders'))
+      ? readdirSync(join(world.erpDir, 'outbox', 'orders')).filter((name) => /^\d+\.(json|xml)$/.test(name))
+          .length
+      : 0;
     // The run job completes once the poll has enqueued the imports; the imports (rate-limited
     // like every API-bound queue) go on after it: wait for the last order file in the outbox.
     const outbox = join(world.erpDir, 'outbox', 'orders');
@@ -252,7 +256,7 @@ async function ordersPart(world: World): Promise<string[]> {
     const lastAnswered = Math.max(...lists.map((e) => Date.parse(e.at) + e.durationMs));
     const served = lists.reduce((sum, e) => sum + e.durationMs, 0) / 1000;
     breakdown.push(
-      `Orders: ${lists.length} list requests, the last answered ${((lastAnswered - run.triggeredAt) / 1000).toFixed(2)} s after the trigger (the sandbox's own time in them ${served.toFixed(2)} s); the poll job done at ${jobSeconds.toFixed(2)} s.`,
+      `Orders: ${lists.length} list requests, the last answered ${((lastAnswered - run.triggeredAt) / 1000).toFixed(2)} s after the trigger (the sandbox's own time in them ${served.toFixed(2)} s); the poll job done at ${jobSeconds.toFixed(2)} s, with ${filesAtPollEnd} order files in the outbox by then.`,
     );
     log(breakdown.at(-1)!);
     log('timing the outbox writes alone...');
