@@ -15,6 +15,7 @@ import {
   type AccountEntry,
 } from './config/accountEntrySchema.js';
 import { daemonConfigShape } from './config/daemonConfigSchema.js';
+import { lazySection } from './config/lazySection.js';
 import { DEFAULT_STORE_PATH, storeConfigSchema } from './config/storeConfigSchema.js';
 import { erpConfigSchema, erpConfigSliceOf } from './erp/ErpConfig.js';
 import type { ErpConfigSlice } from './erp/ErpConfigSlice.js';
@@ -74,70 +75,75 @@ const apiSchema = z.strictObject({
   deadlineMs: z.number().int().positive().default(120_000),
 });
 
-const safetyRuleSchema = z.strictObject({
-  pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
-  units: z.number().int().min(0),
-});
-
-const syncSchema = z
-  .strictObject({
-    batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(LIMITS.bulkItemsMax),
-    concurrency: z.number().int().min(1).max(32).default(4),
-    safetyBuffer: z
-      .strictObject({
-        units: z.number().int().min(0).default(0),
-        rules: z.array(safetyRuleSchema).default([]),
-      })
-      .default({ units: 0, rules: [] }),
-    catalog: z
-      .strictObject({
-        overlapSeconds: z.number().int().min(0).default(120),
-        perPage: z.number().int().min(1).max(100).default(100),
-      })
-      .default({ overlapSeconds: 120, perPage: 100 }),
-    /** Per-pipeline store lease: overlapping runs take turns; a crashed run's lease lapses after ttlSeconds. */
-    lease: z
-      .strictObject({
-        ttlSeconds: z.number().min(1).default(30),
-        waitSeconds: z.number().min(0).max(86_400).default(600),
-      })
-      .default({ ttlSeconds: 30, waitSeconds: 600 }),
-  })
-  .default({
+const syncSchema = lazySection(
+  () =>
+    z.strictObject({
+      batchSize: z.number().int().min(1).max(LIMITS.bulkItemsMax).default(LIMITS.bulkItemsMax),
+      concurrency: z.number().int().min(1).max(32).default(4),
+      safetyBuffer: z
+        .strictObject({
+          units: z.number().int().min(0).default(0),
+          rules: z
+            .array(
+              z.strictObject({
+                pattern: z.string().min(1).describe('SKU glob, e.g. "SKU-1*"'),
+                units: z.number().int().min(0),
+              }),
+            )
+            .default([]),
+        })
+        .default({ units: 0, rules: [] }),
+      catalog: z
+        .strictObject({
+          overlapSeconds: z.number().int().min(0).default(120),
+          perPage: z.number().int().min(1).max(100).default(100),
+        })
+        .default({ overlapSeconds: 120, perPage: 100 }),
+      /** Per-pipeline store lease: overlapping runs take turns; a crashed run's lease lapses after ttlSeconds. */
+      lease: z
+        .strictObject({
+          ttlSeconds: z.number().min(1).default(30),
+          waitSeconds: z.number().min(0).max(86_400).default(600),
+        })
+        .default({ ttlSeconds: 30, waitSeconds: 600 }),
+    }),
+  {
     batchSize: LIMITS.bulkItemsMax,
     concurrency: 4,
     safetyBuffer: { units: 0, rules: [] },
     catalog: { overlapSeconds: 120, perPage: 100 },
     lease: { ttlSeconds: 30, waitSeconds: 600 },
-  });
+  },
+);
 
-const ordersSchema = z
-  .strictObject({
-    importStatuses: z.array(z.enum(ORDER_STATUSES)).min(1).default(['new', 'confirmed']),
-    defaultCourier: z.enum(COURIERS).default('fan'),
-    /** Orders fetched and imported at once; null: what the ERP adapter takes (`importsAtOnce`). */
-    concurrency: z.number().int().min(1).max(32).nullable().default(null),
-    /** Page size of the order list reads (1-100). */
-    perPage: z.number().int().min(LIMITS.perPageMin).max(LIMITS.perPageMax).default(100),
-    oversellGuard: z
-      .strictObject({
-        enabled: z.boolean().default(true),
-        /** Units of orders imported less than this long ago are still held back from stock pushes. */
-        windowMinutes: z.number().min(0).max(1440).default(30),
-      })
-      .default({ enabled: true, windowMinutes: 30 }),
-    updates: z
-      .strictObject({
-        /** How often the orders run re-reads the list to find changes of older imported orders. */
-        sweepMinutes: z.number().min(0).default(10),
-        /** Imported orders older than this are no longer watched for changes. */
-        lookbackDays: z.number().min(0).max(366).default(30),
-      })
-      .default({ sweepMinutes: 10, lookbackDays: 30 }),
-    /** First automatic retry of a parked order after this; doubles up to an hour, never stops. */
-    parkedRetryMinutes: z.number().min(0).default(1),
-  })
-  .default({
+const ordersSchema = lazySection(
+  () =>
+    z.strictObject({
+      importStatuses: z.array(z.enum(ORDER_STATUSES)).min(1).default(['new', 'confirmed']),
+      defaultCourier: z.enum(COURIERS).default('fan'),
+      /** Orders fetched and imported at once; null: what the ERP adapter takes (`importsAtOnce`). */
+      concurrency: z.number().int().min(1).max(32).nullable().default(null),
+      /** Page size of the order list reads (1-100). */
+      perPage: z.number().int().min(LIMITS.perPageMin).max(LIMITS.perPageMax).default(100),
+      oversellGuard: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** Units of orders imported less than this long ago are still held back from stock pushes. */
+          windowMinutes: z.number().min(0).max(1440).default(30),
+        })
+        .default({ enabled: true, windowMinutes: 30 }),
+      updates: z
+        .strictObject({
+          /** How often the orders run re-reads the list to find changes of older imported orders. */
+          sweepMinutes: z.number().min(0).default(10),
+          /** Imported orders older than this are no longer watched for changes. */
+          lookbackDays: z.number().min(0).max(366).default(30),
+        })
+        .default({ sweepMinutes: 10, lookbackDays: 30 }),
+      /** First automatic retry of a parked order after this; doubles up to an hour, never stops. */
+      parkedRetryMinutes: z.number().min(0).default(1),
+    }),
+  {
     importStatuses: ['new', 'confirmed'],
     defaultCourier: 'fan',
     concurrency: null,
@@ -145,26 +151,29 @@ const ordersSchema = z
     oversellGuard: { enabled: true, windowMinutes: 30 },
     updates: { sweepMinutes: 10, lookbackDays: 30 },
     parkedRetryMinutes: 1,
-  });
+  },
+);
 
-const idMap = z.record(z.string().min(1), z.number().int().min(1));
-
-const productsSchema = z
-  .strictObject({
-    /** The products pipeline runs only when this is true. */
-    enabled: z.boolean().default(false),
-    /** Create SKUs the platform lacks (POST /products). */
-    create: z.boolean().default(true),
-    /** Update products that exist (PATCH /products/{id}, changed fields only). */
-    update: z.boolean().default(true),
-    /** Fields the platform owns: never sent, neither on create nor on update. */
-    platformOwned: z.array(z.enum(PRODUCT_OWNABLE_FIELDS)).default([]),
-    /** Brand name (as the ERP spells it) -> platform brand_id. */
-    brands: idMap.default({}),
-    /** Category name (as the ERP spells it) -> platform category_id. */
-    categories: idMap.default({}),
-  })
-  .default({ enabled: false, create: true, update: true, platformOwned: [], brands: {}, categories: {} });
+const productsSchema = lazySection(
+  () => {
+    const idMap = z.record(z.string().min(1), z.number().int().min(1));
+    return z.strictObject({
+      /** The products pipeline runs only when this is true. */
+      enabled: z.boolean().default(false),
+      /** Create SKUs the platform lacks (POST /products). */
+      create: z.boolean().default(true),
+      /** Update products that exist (PATCH /products/{id}, changed fields only). */
+      update: z.boolean().default(true),
+      /** Fields the platform owns: never sent, neither on create nor on update. */
+      platformOwned: z.array(z.enum(PRODUCT_OWNABLE_FIELDS)).default([]),
+      /** Brand name (as the ERP spells it) -> platform brand_id. */
+      brands: idMap.default({}),
+      /** Category name (as the ERP spells it) -> platform category_id. */
+      categories: idMap.default({}),
+    });
+  },
+  { enabled: false, create: true, update: true, platformOwned: [], brands: {}, categories: {} },
+);
 
 export const configSchema = z.strictObject({
   api: apiSchema,
@@ -173,17 +182,18 @@ export const configSchema = z.strictObject({
   sync: syncSchema,
   orders: ordersSchema,
   products: productsSchema,
-  log: z
-    .strictObject({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    })
-    .default({ level: 'info' }),
+  log: lazySection(
+    () =>
+      z.strictObject({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      }),
+    { level: 'info' },
+  ),
   /** OpenTelemetry traces: off unless env OTEL_EXPORTER_OTLP_ENDPOINT names a collector (OTLP over HTTP). */
-  tracing: z
-    .strictObject({
-      otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
-    })
-    .default({}),
+  tracing: lazySection(
+    () => z.strictObject({ otlpEndpoint: z.url({ protocol: /^https?$/ }).optional() }),
+    {},
+  ),
   ...daemonConfigShape,
 });
 

@@ -17,57 +17,60 @@ export const ACCOUNT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 /** Environment variable names the entry may point at. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const section = z.record(z.string(), z.unknown());
-
-export const accountEntrySchema = z
-  .strictObject({
-    name: z
-      .string()
-      .regex(
-        ACCOUNT_NAME,
-        'lower case letters, digits, "-" and "_", at most 40, starting with a letter or digit',
-      ),
-    api: z
-      .looseObject({
-        /** The environment variable that holds this account's API key. */
-        apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
-        /** A file that holds this account's API key (a Docker or systemd secret), read again on SIGHUP. */
-        apiKeyFile: z.string().min(1).optional(),
-      })
-      .default({}),
-    erp: section.optional(),
-    store: section.optional(),
-    schedules: section.optional(),
-    sync: section.optional(),
-    orders: section.optional(),
-    products: section.optional(),
-    queue: section.optional(),
-    /** Only the BullMQ prefix: the Redis URL is the process's. */
-    redis: z.strictObject({ prefix: z.string().optional() }).optional(),
-  })
-  .superRefine((entry, ctx) => {
-    const { apiKeyEnv, apiKeyFile } = entry.api;
-    if ('apiKey' in entry.api) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['api', 'apiKey'],
-        message:
-          'not in the file: name the environment variable that holds it with api.apiKeyEnv (or a file with api.apiKeyFile)',
-      });
-    } else if (apiKeyEnv === undefined && apiKeyFile === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['api', 'apiKeyEnv'],
-        message: "is required: the environment variable that holds the account's API key (or api.apiKeyFile)",
-      });
-    } else if (apiKeyEnv !== undefined && apiKeyFile !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['api'],
-        message: 'set api.apiKeyEnv or api.apiKeyFile, not both',
-      });
-    }
-  });
+/** Built at its first parse: only a configuration with `accounts:` reads an entry. */
+export const accountEntrySchema = z.lazy(() => {
+  const section = z.record(z.string(), z.unknown());
+  return z
+    .strictObject({
+      name: z
+        .string()
+        .regex(
+          ACCOUNT_NAME,
+          'lower case letters, digits, "-" and "_", at most 40, starting with a letter or digit',
+        ),
+      api: z
+        .looseObject({
+          /** The environment variable that holds this account's API key. */
+          apiKeyEnv: z.string().regex(ENV_NAME, 'an environment variable name').optional(),
+          /** A file that holds this account's API key (a Docker or systemd secret), read again on SIGHUP. */
+          apiKeyFile: z.string().min(1).optional(),
+        })
+        .default({}),
+      erp: section.optional(),
+      store: section.optional(),
+      schedules: section.optional(),
+      sync: section.optional(),
+      orders: section.optional(),
+      products: section.optional(),
+      queue: section.optional(),
+      /** Only the BullMQ prefix: the Redis URL is the process's. */
+      redis: z.strictObject({ prefix: z.string().optional() }).optional(),
+    })
+    .superRefine((entry, ctx) => {
+      const { apiKeyEnv, apiKeyFile } = entry.api;
+      if ('apiKey' in entry.api) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['api', 'apiKey'],
+          message:
+            'not in the file: name the environment variable that holds it with api.apiKeyEnv (or a file with api.apiKeyFile)',
+        });
+      } else if (apiKeyEnv === undefined && apiKeyFile === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['api', 'apiKeyEnv'],
+          message:
+            "is required: the environment variable that holds the account's API key (or api.apiKeyFile)",
+        });
+      } else if (apiKeyEnv !== undefined && apiKeyFile !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['api'],
+          message: 'set api.apiKeyEnv or api.apiKeyFile, not both',
+        });
+      }
+    });
+});
 
 export type AccountEntry = z.infer<typeof accountEntrySchema>;
 
