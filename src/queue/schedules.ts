@@ -21,15 +21,24 @@ export function nextRunsOf(
   from = new Date(),
 ): Record<PipelineName, string | null> {
   const out = {} as Record<PipelineName, string | null>;
+  // Each expression once: three of the seven defaults are `* * * * *`, and node-cron's parse of an
+  // expression alone builds some forty regular expressions (bench/RESULTS.md, "CLI start").
+  const found = new Map<string, string | null>([['off', null]]);
   for (const pipeline of SCHEDULED_PIPELINES) {
     const expression = schedules[pipeline];
-    out[pipeline] = expression === 'off' ? null : (nextRun(expression, from)?.toISOString() ?? null);
+    if (!found.has(expression)) found.set(expression, nextRun(expression, from)?.toISOString() ?? null);
+    out[pipeline] = found.get(expression)!;
   }
   return out;
 }
 
 // Eight years: the longest gap between two 29 Februaries (a day that does not match costs one check).
 const SEARCH_DAYS = 8 * 366;
+/**
+ * More than a zone's offset changes within a day (2 hours at most, Antarctica/Troll's summer time):
+ * a slot whose wall-clock time is this much before `from`'s is before `from` whatever the offsets.
+ */
+const OFFSET_SHIFT_MS = 3 * 3_600_000;
 
 /** The first time after `from` that the expression matches (local time, as node-cron fires), within eight years. */
 export function nextRun(expression: string, from: Date): Date | null {
@@ -38,6 +47,7 @@ export function nextRun(expression: string, from: Date): Date | null {
   const task = plain ? undefined : createTask(expression, () => undefined);
   const matches = plain ?? ((at: Date) => task?.match(at) === true);
   try {
+    const fromWall = wallClockMs(from);
     const day = new Date(from.getFullYear(), from.getMonth(), from.getDate());
     for (let d = 0; d < SEARCH_DAYS; d++, day.setDate(day.getDate() + 1)) {
       // The day's first slot matches exactly when the day does (day of month, month, weekday): a
@@ -51,9 +61,13 @@ export function nextRun(expression: string, from: Date): Date | null {
         fields.second[0],
       );
       if (!matches(first)) continue;
+      const dayWall = Date.UTC(day.getFullYear(), day.getMonth(), day.getDate());
       for (const hour of fields.hour) {
         for (const minute of fields.minute) {
           for (const second of fields.second) {
+            // The first day's slots before `from`, skipped without making their Date: each looks up
+            // the zone's offset, and `* * * * *` at 23:59 has 1,439 of them (`status` shows seven).
+            if (dayWall + ((hour * 60 + minute) * 60 + second) * 1000 + OFFSET_SHIFT_MS < fromWall) continue;
             const at = new Date(day.getFullYear(), day.getMonth(), day.getDate(), hour, minute, second);
             if (at > from && matches(at)) return at;
           }
@@ -67,6 +81,19 @@ export function nextRun(expression: string, from: Date): Date | null {
 }
 
 type CronFields = ReturnType<typeof parse>;
+
+/** The local date and time of `at` read as if it were UTC: a wall clock's milliseconds, with no offset. */
+function wallClockMs(at: Date): number {
+  return Date.UTC(
+    at.getFullYear(),
+    at.getMonth(),
+    at.getDate(),
+    at.getHours(),
+    at.getMinutes(),
+    at.getSeconds(),
+    at.getMilliseconds(),
+  );
+}
 
 /**
  * node-cron's own match for an expression of plain values (no L, W or #), read with Date's local
