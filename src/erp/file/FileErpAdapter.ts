@@ -21,7 +21,6 @@ import { asAccessError, isMissing } from './asAccessError.js';
 import { FileAccessError } from './FileAccessError.js';
 import type { FileErpConfig } from './fileConfigSchema.js';
 import { locateInput } from './locateInput.js';
-import { readInput } from './openInput.js';
 import { FileOrderExchange } from './orders/FileOrderExchange.js';
 import { toErpRows, type OpenedInput } from './toErpRows.js';
 import { waitUntilStable } from './waitUntilStable.js';
@@ -140,6 +139,8 @@ export class FileErpAdapter implements ErpAdapter {
       };
       setReceipt(asReadReceipt(JSON.stringify(read)));
     };
+    // Loaded here: the readers (csv-parse, saxes, the decoders) are for a read; `check` never loads them.
+    const { readInput } = await import('./openInput.js');
     return {
       file: input.name,
       batches: readInput(
