@@ -57,7 +57,7 @@ const OWN_FILE_COMMANDS = new Set(['status', 'check', 'run-once']);
 // it, and loading it parses the root certificates (over https://, it is compiled after the flag:
 // about 8 M instructions; bench/RESULTS.md, "run-once's start, undici and pino").
 const LOADED_BEFORE_FLAGS = {
-  'run-once': ['os', 'vm', 'assert', 'worker_threads', 'http', 'perf_hooks', 'fs/promises'],
+  'run-once': ['os', 'vm', 'assert', 'worker_threads', 'http', 'crypto', 'perf_hooks', 'fs/promises'],
 };
 const command = commandOf(process.argv.slice(2));
 if (!SHORT_COMMANDS.has(command)) {

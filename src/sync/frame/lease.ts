@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ErpSyncError } from '../../domain/errors.js';
 import { processIdentity, processIsGone, type Store } from '../../store/index.js';
 
@@ -45,16 +46,9 @@ export interface AcquireOptions {
   onWait?: (holder: string) => void;
 }
 
-/**
- * "host:pid:start:random": the process (see processIdentity) and one of its runs. The 8 hex digits
- * come from Math.random, as a request id's (src/api/newRequestId.ts): they only tell one run of the
- * process from another and guard nothing, and node:crypto, which a stock-only run-once loaded for
- * nothing else, was about 4% of a short run's instructions (bench/RESULTS.md, "run-once's start,
- * undici and pino").
- */
+/** "host:pid:start:random": the process (see processIdentity) and one of its runs. */
 export function leaseOwner(): string {
-  const run = Math.floor(Math.random() * 0x1_0000_0000);
-  return `${processIdentity()}:${run.toString(16).padStart(8, '0')}`;
+  return `${processIdentity()}:${randomUUID().slice(0, 8)}`;
 }
 
 export async function acquireLease(store: Store, name: string, options: AcquireOptions): Promise<Lease> {
