@@ -558,8 +558,8 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       expect(report.pipelines.every((p) => p.status !== null)).toBe(true);
 
       // run-once from its own file: undici's pool and pino are inside it, not read from
-      // node_modules, and over http:// it loads neither node:tls and node:http2 (undici's HTTP/2
-      // client waits for its first call) nor node:crypto (dev/buildDist.ts, src/sync/frame/lease.ts).
+      // node_modules, and over http:// it loads neither node:tls nor node:http2 (undici's HTTP/2
+      // client waits for its first call; dev/buildDist.ts).
       const loads = inRoot('/tmp/loads.json');
       const recorder = inRoot('/tmp/recordLoads.cjs');
       writeFileSync(
@@ -576,8 +576,7 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       expect(once.code).toBe(0);
       const loaded = JSON.parse(readFileSync(loads, 'utf8')) as { builtins: string[]; files: string[] };
       expect(loaded.builtins).toContain('NativeModule http');
-      for (const name of ['tls', 'http2', 'crypto'])
-        expect(loaded.builtins).not.toContain(`NativeModule ${name}`);
+      for (const name of ['tls', 'http2']) expect(loaded.builtins).not.toContain(`NativeModule ${name}`);
       expect(loaded.files.some((file) => file.includes('/node_modules/better-sqlite3/'))).toBe(true);
       expect(loaded.files.filter((file) => /\/node_modules\/(undici|pino)\//.test(file))).toEqual([]);
     } finally {
