@@ -175,26 +175,20 @@ const undiciH2AtFirstCall: Plugin = {
 
 /**
  * pino without its transports (lib/transport.js: worker threads started by a file's path, which
- * would not be found beside the bundle): our loggers write JSON lines to a stream (src/createLogger.ts).
- * Its thread-stream was loaded, never used, at each start, and each pino() asked for its callers'
- * files (lib/caller.js, for a transport's relative paths): V8 then counted the lines of the whole
- * bundle, about 15 M instructions (bench/RESULTS.md, "run-once's start, undici and pino").
+ * would not be found beside the bundle): our loggers write JSON lines to a stream
+ * (src/createLogger.ts), and its thread-stream was loaded, never used, at each start.
  * `pino.transport()` throws here.
  */
-const PINO_LEFT_OUT: Record<string, string> = {
-  transport: `module.exports = () => { throw new Error("pino's transports are not in erp-sync's dist/ (dev/buildDist.ts)"); };`,
-  caller: 'module.exports = () => [];',
-};
 const pinoWithoutTransports: Plugin = {
   name: 'pino-without-transports',
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^\.\/(lib\/)?(transport|caller)$/ }, (args) =>
+    esbuild.onResolve({ filter: /^\.\/(lib\/)?transport$/ }, (args) =>
       args.importer.includes('/node_modules/pino/')
-        ? { path: args.path.replace(/.*\//, ''), namespace: 'pino-left-out' }
+        ? { path: 'pino/lib/transport.js', namespace: 'pino-without-transports' }
         : undefined,
     );
-    esbuild.onLoad({ filter: /.*/, namespace: 'pino-left-out' }, (args) => ({
-      contents: PINO_LEFT_OUT[args.path],
+    esbuild.onLoad({ filter: /.*/, namespace: 'pino-without-transports' }, () => ({
+      contents: `module.exports = () => { throw new Error("pino's transports are not in erp-sync's dist/ (dev/buildDist.ts)"); };`,
       loader: 'js',
     }));
   },
