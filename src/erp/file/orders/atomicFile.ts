@@ -23,16 +23,13 @@ const SYNC_OPEN: number | null = constants.O_SYNC
  * the same folder, flushed to disk, then renamed over the target (rename is atomic on POSIX).
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const temp = tempPathBeside(path);
-  const whenClosed = await new Promise<WhenClosed>((resolve, reject) =>
-    writeTemp(temp, Buffer.from(content, 'utf8'), {}, (error, closed) => (error ? reject(error) : resolve(closed!))),
-  );
+  const { temp, closed } = await writeTempBeside(path, content);
+  await closed.catch(async (error: unknown) => {
+    await removeTemp(temp);
+    throw error;
+  });
   await new Promise<void>((resolve, reject) =>
-    whenClosed((closeError) =>
-      closeError
-        ? unlink(temp, () => reject(closeError))
-        : rename(temp, path, (error) => (error ? unlink(temp, () => reject(error)) : resolve())),
-    ),
+    rename(temp, path, (error) => (error ? unlink(temp, () => reject(error)) : resolve())),
   );
 }
 
@@ -57,64 +54,39 @@ export type NewFileOutcome = 'written' | 'existed' | 'stood-back';
  * the same file, e.g. another format's). That path is looked up while the temporary file is written,
  * before the link: one trip through the thread pool and the event loop fewer per file than a lookup
  * before the write, and the same order (looked up, then linked) for a writer racing us.
- *
- * One promise over fs callbacks for the whole file (an outbox writes one per order: promises and
- * closures per step cost the event loop more than the calls themselves, bench/RESULTS.md). The
- * temporary file's write and the lookup both settle before anything else happens (a failed lookup
- * must not leave the temporary file); the content on disk, the name is given while the descriptor
- * closes; the temporary name goes once both are done.
  */
-export function writeNewFile(
+export async function writeNewFile(
   path: string,
   content: string,
   options: AtomicWriteOptions & { unlessExists?: string } = {},
 ): Promise<NewFileOutcome> {
-  return new Promise<NewFileOutcome>((resolve, reject) => {
-    const temp = tempPathBeside(path);
-    /** undefined until the temporary file is written (or failed and removed). */
-    let written: { error: Error | null; whenClosed?: WhenClosed } | undefined;
-    /** undefined until looked up: whether `unlessExists` is there, or why the lookup failed. */
-    let found: boolean | Error | undefined = options.unlessExists ? undefined : false;
-    const decide = (): void => {
-      if (written === undefined || found === undefined) return;
-      if (written.error) return reject(written.error);
-      const whenClosed = written.whenClosed!;
-      if (found !== false) {
-        const lookup = found;
-        return whenClosed(() => unlink(temp, () => (lookup === true ? resolve('stood-back') : reject(lookup))));
-      }
-      let closeError: Error | null | undefined;
-      let linkError: NodeJS.ErrnoException | null | undefined;
-      const named = (): void => {
-        if (closeError === undefined || linkError === undefined) return;
-        // Its removal failing is left to the stale-file cleanup.
-        unlink(temp, () => {
-          // A close that failed after the link: the file is there whole; the caller's retry finds it.
-          if (closeError) reject(closeError);
-          else if (!linkError) resolve('written');
-          else if (linkError.code === 'EEXIST') resolve('existed');
-          else reject(linkError);
-        });
-      };
-      link(temp, path, (error) => {
-        linkError = error;
-        named();
-      });
-      whenClosed((error) => {
-        closeError = error;
-        named();
-      });
-    };
-    if (options.unlessExists)
-      statFile(options.unlessExists, (error) => {
-        found = !error ? true : error.code === 'ENOENT' ? false : error;
-        decide();
-      });
-    writeTemp(temp, Buffer.from(content, 'utf8'), options, (error, whenClosed) => {
-      written = { error, whenClosed };
-      decide();
-    });
-  });
+  const lookup = options.unlessExists ? statIfExists(options.unlessExists) : Promise.resolve(null);
+  // Both settle before anything else happens: a failed lookup must not leave the temporary file.
+  const [written, found] = await Promise.allSettled([writeTempBeside(path, content, options), lookup]);
+  if (written.status === 'rejected') throw written.reason;
+  const { temp, closed } = written.value;
+  if (found.status === 'rejected' || found.value !== null) {
+    await closed.catch(() => undefined);
+    await removeTemp(temp);
+    if (found.status === 'rejected') throw found.reason;
+    return 'stood-back';
+  }
+  // The content is on disk already: the name is given while the descriptor closes.
+  const [closing, linking] = await Promise.allSettled([
+    closed,
+    new Promise<void>((resolve, reject) => link(temp, path, (error) => (error ? reject(error) : resolve()))),
+  ]);
+  await removeTemp(temp);
+  // A close that failed after the link: the file is there whole; the caller's retry finds it.
+  if (closing.status === 'rejected') throw closing.reason;
+  if (linking.status === 'fulfilled') return 'written';
+  if ((linking.reason as NodeJS.ErrnoException).code === 'EEXIST') return 'existed';
+  throw linking.reason;
+}
+
+/** Removes the temporary file (its removal failing is left to the stale-file cleanup). */
+function removeTemp(temp: string): Promise<void> {
+  return new Promise<void>((resolve) => unlink(temp, () => resolve()));
 }
 
 export interface AtomicWriteOptions {
@@ -130,47 +102,47 @@ export interface AtomicWriteOptions {
 let tempToken: string | undefined;
 let tempCount = 0;
 
-/** A new temporary name next to `path` (same folder: rename/link stay atomic). */
-function tempPathBeside(path: string): string {
-  return join(
-    dirname(path),
+/**
+ * The complete content in a temporary file next to `path` (same folder: rename/link stay atomic),
+ * on disk. One promise for the whole open, write, fsync and close, through the callback API: an
+ * outbox of many files spends far less of the event loop's time than with a FileHandle's promises.
+ * Resolves once the content is on disk; `closed` settles when the descriptor is closed (a caller may
+ * name the file meanwhile: one trip fewer) and must be awaited.
+ */
+function writeTempBeside(
+  path: string,
+  content: string,
+  options: AtomicWriteOptions = {},
+): Promise<{ temp: string; closed: Promise<void> }> {
+  const dir = dirname(path);
+  const temp = join(
+    dir,
     `${TEMP_PREFIX}${basename(path)}-${process.pid}-${(tempToken ??= randomBytes(4).toString('hex'))}${(tempCount++).toString(36)}`,
   );
-}
-
-/** Gives the outcome of the descriptor's close (null: closed), now or once it is known. */
-type WhenClosed = (done: (closeError: Error | null) => void) => void;
-
-/**
- * The complete content in the new file `temp`, on disk: open, write (and fsync without O_SYNC),
- * through the callback API. `written` is called once the content is on disk, the descriptor then
- * closing (a caller may name the file meanwhile: one trip fewer; `whenClosed` gives the close's
- * outcome), or with the error once the temporary file is removed.
- */
-function writeTemp(
-  temp: string,
-  data: Buffer,
-  options: AtomicWriteOptions,
-  written: (error: Error | null, whenClosed?: WhenClosed) => void,
-): void {
-  const fail = (fd: number, error: Error): void => close(fd, () => unlink(temp, () => written(error)));
-  const closing = (fd: number): void => {
-    let outcome: Error | null | undefined;
-    let waiting: ((closeError: Error | null) => void) | undefined;
-    close(fd, (error) => {
-      outcome = error;
-      waiting?.(outcome);
-    });
-    written(null, (done) => (outcome === undefined ? (waiting = done) : done(outcome)));
-  };
-  const writeFrom = (fd: number, offset: number): void =>
-    write(fd, data, offset, data.length - offset, null, (error, count) => {
-      if (error) return fail(fd, error);
-      if (offset + count < data.length) return writeFrom(fd, offset + count);
-      if (SYNC_OPEN !== null) return closing(fd);
-      fsync(fd, (syncError) => (syncError ? fail(fd, syncError) : closing(fd)));
-    });
-  openCreating(temp, options, (error, fd) => (error ? written(error) : writeFrom(fd!, 0)));
+  const data = Buffer.from(content, 'utf8');
+  return new Promise<{ temp: string; closed: Promise<void> }>((resolve, reject) => {
+    const fail = (fd: number | null, error: Error): void => {
+      const removeTemp = () => unlink(temp, () => reject(error));
+      if (fd === null) removeTemp();
+      else close(fd, removeTemp);
+    };
+    const writeFrom = (fd: number, offset: number): void =>
+      write(fd, data, offset, data.length - offset, null, (error, written) => {
+        if (error) return fail(fd, error);
+        if (offset + written < data.length) return writeFrom(fd, offset + written);
+        const done = (): void => {
+          const closed = new Promise<void>((closedOk, closeFailed) =>
+            close(fd, (closeError) => (closeError ? closeFailed(closeError) : closedOk())),
+          );
+          // Handled from the start: it may fail before the caller gets to await it.
+          closed.catch(() => undefined);
+          resolve({ temp, closed });
+        };
+        if (SYNC_OPEN !== null) return done();
+        fsync(fd, (syncError) => (syncError ? fail(fd, syncError) : done()));
+      });
+    openCreating(temp, options, (error, fd) => (error ? reject(error) : writeFrom(fd!, 0)));
+  });
 }
 
 /** Opens a new file for writing, making its folder first only when it is missing (not once per file). */
