@@ -172,8 +172,8 @@ export async function fileExists(path: string): Promise<boolean> {
 /**
  * The file's stats, or null when it does not exist; any other failure (permissions) throws. Through
  * the callback API: the promise API's rejection captures a stack trace for every ENOENT, and an
- * outbox write looks up a name that is not there once per order (about 0.17 s of the event loop per
- * 10k orders, bench/RESULTS.md).
+ * outbox write looks up a name that is not there once per order (7-9 µs of the JS thread against
+ * 15-17 µs, bench/RESULTS.md, "the JS thread's work per order").
  */
 export function statIfExists(path: string): Promise<Stats | null> {
   return new Promise((resolve, reject) =>
