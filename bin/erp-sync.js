@@ -50,23 +50,14 @@ if (older !== -1 && current[older] < floor[older]) {
 const LONG_RUN_FLAGS = '--heap-growing-percent=50';
 const SHORT_COMMANDS = new Set(['none', 'status', 'check']);
 const OWN_FILE_COMMANDS = new Set(['status', 'check', 'run-once']);
-// The built-ins that run-once loads in every run (undici's pool: node:http, node:tls, node:http2 ...;
-// pino: node:worker_threads, node:os; the reads: node:fs/promises) are loaded before the flag, from
+// The built-ins that run-once loads in every run (undici's pool: node:http, node:net ...; pino:
+// node:worker_threads, node:os; the reads: node:fs/promises) are loaded before the flag, from
 // Node's code cache: after it, compiled from their source, they were 17% of the instructions of a
-// short run-once (bench/RESULTS.md, "run-once's start").
+// short run-once (bench/RESULTS.md, "run-once's start"). Not node:tls: over http:// nothing loads
+// it, and loading it parses the root certificates (over https://, it is compiled after the flag:
+// about 8 M instructions; bench/RESULTS.md, "run-once's start, undici and pino").
 const LOADED_BEFORE_FLAGS = {
-  'run-once': [
-    'os',
-    'vm',
-    'assert',
-    'worker_threads',
-    'http',
-    'crypto',
-    'tls',
-    'http2',
-    'perf_hooks',
-    'fs/promises',
-  ],
+  'run-once': ['os', 'vm', 'assert', 'worker_threads', 'http', 'crypto', 'perf_hooks', 'fs/promises'],
 };
 const command = commandOf(process.argv.slice(2));
 if (!SHORT_COMMANDS.has(command)) {

@@ -21,20 +21,30 @@ import { PROJECT_ROOT } from './projectPaths.js';
 
 /**
  * Libraries bundled, with what they import: those that a short command (status, check, --help)
- * loads. Every other package stays a plain import of node_modules: native addons and database
- * drivers, and those that find files or start threads by path (pino's transports, fastify, Bull
- * Board's UI, OpenTelemetry).
+ * loads, and pino, which every logging command loads (without its transports: pinoWithoutTransports).
+ * Every other package stays a plain import of node_modules: native addons and database drivers,
+ * and those that find files or start threads by path (fastify, Bull Board's UI, OpenTelemetry).
  */
 const BUNDLED = new Set([
   'commander',
   'zod',
   'yaml',
   'node-cron',
+  'pino',
   'csv-parse',
   'saxes',
   'fast-xml-parser',
   'better-sqlite3',
 ]);
+
+/**
+ * Packages of which only the files imported by their paths are bundled, the index staying external:
+ * undici's connection pool and request call (src/api/undiciWire.ts), plain JavaScript with its
+ * parser's wasm inline, against its index (fetch, WebSocket, caches, mocks), which only the Tryton
+ * client loads. Through Node's loader they were about 60 files read and compiled at each run-once,
+ * outside the bin's code cache (bench/RESULTS.md, "run-once's start, undici and pino").
+ */
+const BUNDLED_FILES = new Set(['undici']);
 
 const packageOf = (specifier: string): string =>
   specifier
@@ -49,6 +59,7 @@ const externals: Plugin = {
     esbuild.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.importer.includes('/node_modules/')) return undefined;
       if (args.path.startsWith('node:') || BUNDLED.has(packageOf(args.path))) return undefined;
+      if (BUNDLED_FILES.has(packageOf(args.path)) && args.path !== packageOf(args.path)) return undefined;
       return { path: args.path, external: true };
     });
   },
@@ -126,6 +137,64 @@ const sqliteBinding: Plugin = {
 };
 
 /**
+ * undici's HTTP/2 client (lib/dispatcher/client-h2.js), which its HTTP/1.1 client requires at load,
+ * started at its first call instead: it loads node:http2, which loads node:tls, which parses the
+ * bundled root certificates (and NODE_EXTRA_CA_CERTS's) on every start, for an API client that
+ * never speaks HTTP/2 (`allowH2: false`, src/api/undiciWire.ts) and over http:// never uses TLS
+ * (bench/RESULTS.md, "run-once's start, undici and pino"). The build fails if undici's client no
+ * longer takes it as one function.
+ */
+const undiciH2AtFirstCall: Plugin = {
+  name: 'undici-h2-at-first-call',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) => {
+      if (!args.importer.endsWith('/node_modules/undici/lib/dispatcher/client.js')) return undefined;
+      const client = readFileSync(args.importer, 'utf8');
+      const h2 = join(args.resolveDir, 'client-h2.js');
+      if (
+        !client.includes("const connectH2 = require('./client-h2.js')") ||
+        !readFileSync(h2, 'utf8').trimEnd().endsWith('module.exports = connectH2')
+      )
+        throw new Error(`undici's client no longer takes client-h2.js as one function: see ${args.importer}`);
+      return {
+        path: 'undici/lib/dispatcher/client-h2.js',
+        namespace: 'undici-h2-at-first-call',
+        pluginData: h2,
+      };
+    });
+    esbuild.onLoad({ filter: /.*/, namespace: 'undici-h2-at-first-call' }, (args) => ({
+      contents: [
+        'let connectH2;',
+        `module.exports = (...args) => (connectH2 ??= require(${JSON.stringify(args.pluginData)}))(...args);`,
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: PROJECT_ROOT,
+    }));
+  },
+};
+
+/**
+ * pino without its transports (lib/transport.js: worker threads started by a file's path, which
+ * would not be found beside the bundle): our loggers write JSON lines to a stream
+ * (src/createLogger.ts), and its thread-stream was loaded, never used, at each start.
+ * `pino.transport()` throws here.
+ */
+const pinoWithoutTransports: Plugin = {
+  name: 'pino-without-transports',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.\/(lib\/)?transport$/ }, (args) =>
+      args.importer.includes('/node_modules/pino/')
+        ? { path: 'pino/lib/transport.js', namespace: 'pino-without-transports' }
+        : undefined,
+    );
+    esbuild.onLoad({ filter: /.*/, namespace: 'pino-without-transports' }, () => ({
+      contents: `module.exports = () => { throw new Error("pino's transports are not in erp-sync's dist/ (dev/buildDist.ts)"); };`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The commands that bin/erp-sync.js runs from a file of their own (dist/cli-NAME.cjs), with their
  * module: the short ones, and run-once, which a cron or a script starts as a process per run.
  */
@@ -169,7 +238,10 @@ const common = {
   platform: 'node',
   target: 'node22',
   sourcemap: !process.argv.includes('--no-source-maps'),
-  plugins: [sqliteBinding, builtins, externals],
+  plugins: [sqliteBinding, undiciH2AtFirstCall, pinoWithoutTransports, builtins, externals],
+  // What undici's own bundle for Node sets: its HTTP/1.1 client then leaves out the experimental
+  // Milo parser (opt-in, 200 kB with its wasm), which nothing here turns on; llhttp parses.
+  define: { esbuildDetection: 'true' },
   logLevel: 'warning',
 } satisfies BuildOptions;
 // The CLI: one CommonJS file that bin/erp-sync.js compiles with a V8 code cache of its own, made
@@ -185,7 +257,7 @@ const cli = {
   supported: { 'dynamic-import': false },
   // What finds a file beside its own module (the version, the PostgreSQL store's worker) finds it
   // beside dist/cli.cjs.
-  define: { 'import.meta.url': '__importMetaUrl' },
+  define: { ...common.define, 'import.meta.url': '__importMetaUrl' },
   banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 } satisfies BuildOptions;
 await build(cli);

@@ -22,24 +22,39 @@ const text = (value: unknown): string | null => {
 const asFields = (value: unknown): Fields | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Fields) : null;
 
-/** The address parts of one object (an address as a bare string is its street); null when none. */
-function readAddress(value: unknown): OrderAddress | null {
+/** PARTS as entries, made once: an order's address is read for every import. */
+const PART_NAMES = Object.entries(PARTS) as [keyof OrderAddress, readonly string[]][];
+
+/** A part under one name: text, or a nested object's code or name (a country as { code, name }). */
+function partText(raw: unknown): string | null {
+  const found = text(raw);
+  if (found !== null) return found;
+  const nested = asFields(raw);
+  return nested ? (text(nested.code) ?? text(nested.name)) : null;
+}
+
+/**
+ * The address parts of one object (an address as a bare string is its street); null when none.
+ * `skip`: a name not read as a part (the customer's `address`, when its top-level fields are read).
+ */
+function readAddress(value: unknown, skip?: string): OrderAddress | null {
   const street = text(value);
   if (street) return { street, city: null, postalCode: null, county: null, country: null };
   const fields = asFields(value);
   if (!fields) return null;
   const address = {} as OrderAddress;
-  for (const [part, names] of Object.entries(PARTS) as [keyof OrderAddress, readonly string[]][]) {
+  let any = false;
+  for (const [part, names] of PART_NAMES) {
     let found: string | null = null;
     for (const name of names) {
-      // A nested country object ({ code, name }) is read by its code.
-      const raw = fields[name];
-      found = text(raw) ?? text(asFields(raw)?.code) ?? text(asFields(raw)?.name);
+      if (name === skip) continue;
+      found = partText(fields[name]);
       if (found) break;
     }
     address[part] = found;
+    if (found !== null) any = true;
   }
-  return Object.values(address).some((value) => value !== null) ? address : null;
+  return any ? address : null;
 }
 
 /**
@@ -59,6 +74,6 @@ export function customerAddressOf(order: Fields): OrderAddress | null {
   }
   if (!customer) return null;
   // Parts at the customer's top level (never the order's: its `number` or `status` are no address).
-  const top = readAddress({ ...customer, address: null });
+  const top = readAddress(customer, 'address');
   return top && (top.street || top.city || top.postalCode) ? top : null;
 }

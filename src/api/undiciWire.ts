@@ -1,14 +1,15 @@
-import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import AgentModule from 'undici/lib/dispatcher/agent.js';
+import requestModule from 'undici/lib/api/api-request.js';
 import type { Wire } from './wire.js';
 
 // undici's index loads all of undici (fetch, WebSocket, caches, mocks, proxy agents): about 220 ms
 // of CPU in every process that sends a request (`run-once` included). Its connection pool and its
 // request call alone are about 90 ms: the two modules the index itself builds `Agent` and
 // `Dispatcher.prototype.request` from (undici has no "exports" map, so both paths are public files).
-const load = createRequire(import.meta.url);
-const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-const request = load('undici/lib/api/api-request.js') as (
+// Imported by their paths, dev/buildDist.ts bundles them (and what they require) into dist/.
+const Agent = AgentModule as unknown as typeof UndiciAgent;
+const request = requestModule as unknown as (
   this: Dispatcher,
   options: Dispatcher.RequestOptions,
 ) => Promise<Dispatcher.ResponseData>;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { ERP_CHANGES } from '../erp/ErpWatch.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../createLogger.js';
 import { pipelineOfErpChange } from '../sync/pipelineOfErpChange.js';
 import type { GlobalFlags } from './globalFlags.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { describeError } from '../domain/errors.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../createLogger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { operatorClientBounds } from '../sync/createPlatformClient.js';
 import { explainOrder, type OrderStory } from '../diagnostics/explainOrder.js';

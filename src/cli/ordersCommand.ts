@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../createLogger.js';
 import type { StoreConfig } from '../config/storeConfigSchema.js';
 import { openStoreFromConfig, type Store } from '../store/index.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';

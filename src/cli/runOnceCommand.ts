@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../createLogger.js';
 import { closeSyncContext, createSyncContext } from '../sync/context.js';
 import { orderPreviewTitle } from '../sync/orders/ordersPipelineRun.js';
 import { isPipelineName, PIPELINE_ORDER } from '../domain/pipelineNames.js';

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { loadDeployment } from '../config.js';
 import { describeError } from '../domain/errors.js';
-import { createLogger, type Logger } from '../logger.js';
+import { createLogger } from '../createLogger.js';
+import type { Logger } from '../logger.js';
 import { startTracing } from '../tracing/startTracing.js';
 import { openDeployment, type OpenDaemon } from './openDaemon.js';
 import type { GlobalFlags } from './globalFlags.js';

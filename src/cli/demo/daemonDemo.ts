@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../api/createApiClient.js';
 import { loadConfig } from '../../config.js';
-import { createLogger } from '../../logger.js';
+import { createLogger } from '../../createLogger.js';
 import type { RunSummary } from '../../sync/frame/types.js';
 import { openDaemon } from '../openDaemon.js';
 import type { DemoOptions } from './DemoOptions.js';

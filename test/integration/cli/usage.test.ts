@@ -173,7 +173,7 @@ describe('warnings on a terminal', () => {
   });
 
   it('are short readable lines, not JSON', async () => {
-    const { formatLogLine } = await import('../../../src/logger.js');
+    const { formatLogLine } = await import('../../../src/createLogger.js');
     const line = JSON.stringify({
       level: 40,
       time: '2026-01-01T00:00:00.000Z',

@@ -556,6 +556,29 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       const report = JSON.parse(status.stdout) as { store: string; pipelines: { status: string | null }[] };
       expect(relative(root, report.store)).toBe('data/erp-sync.db');
       expect(report.pipelines.every((p) => p.status !== null)).toBe(true);
+
+      // run-once from its own file: undici's pool and pino are inside it, not read from
+      // node_modules, and over http:// it loads neither node:tls nor node:http2 (undici's HTTP/2
+      // client waits for its first call; dev/buildDist.ts).
+      const loads = inRoot('/tmp/loads.json');
+      const recorder = inRoot('/tmp/recordLoads.cjs');
+      writeFileSync(
+        recorder,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(loads)}, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) })));\n`,
+      );
+      const once = await run(
+        inRoot('/usr/local/bin/docker-entrypoint.sh'),
+        ['run-once', '--only', 'stock', '--json'],
+        { ...env, NODE_OPTIONS: `--require ${recorder}` },
+        inRoot('/data'),
+      );
+      expect(once.stderr).toBe('');
+      expect(once.code).toBe(0);
+      const loaded = JSON.parse(readFileSync(loads, 'utf8')) as { builtins: string[]; files: string[] };
+      expect(loaded.builtins).toContain('NativeModule http');
+      for (const name of ['tls', 'http2']) expect(loaded.builtins).not.toContain(`NativeModule ${name}`);
+      expect(loaded.files.some((file) => file.includes('/node_modules/better-sqlite3/'))).toBe(true);
+      expect(loaded.files.filter((file) => /\/node_modules\/(undici|pino)\//.test(file))).toEqual([]);
     } finally {
       await sandbox.close();
     }

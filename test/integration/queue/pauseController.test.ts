@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/createLogger.js';
 import { PauseController, readPauseState } from '../../../src/queue/pauseController.js';
 import { createRedisConnection } from '../../../src/queue/redisConnection.js';
 import { eventually } from '../../../dev/daemonProcess.js';

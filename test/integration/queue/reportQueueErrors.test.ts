@@ -1,7 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/createLogger.js';
 import { createRedisConnection } from '../../../src/queue/redisConnection.js';
 import { reportQueueErrors } from '../../../src/queue/reportQueueErrors.js';
 import { eventually } from '../../../dev/daemonProcess.js';

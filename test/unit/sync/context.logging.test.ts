@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/config.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/createLogger.js';
 import { closeSyncContext, createSyncContext } from '../../../src/sync/context.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erp-sync-logging-'));

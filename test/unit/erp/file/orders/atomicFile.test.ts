@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  statIfExists,
   writeFileAtomic,
   writeNewFile,
   writeNewFileAtomic,
@@ -80,5 +81,17 @@ describe('atomic file writes', () => {
     await expect(writeNewFileAtomic(path, 'x')).rejects.toMatchObject({ code: 'ENOTDIR' });
     await expect(writeFileAtomic(path, 'x')).rejects.toMatchObject({ code: 'ENOTDIR' });
     expect(await readdir(dir)).toEqual(['file']);
+  });
+});
+
+describe('statIfExists', () => {
+  it("gives a file's stats, null when nothing is there, and throws any other failure", async () => {
+    await writeFile(join(dir, 'file'), 'abc');
+    expect((await statIfExists(join(dir, 'file')))?.size).toBe(3);
+    expect(await statIfExists(join(dir, 'missing.json'))).toBeNull();
+    await expect(statIfExists(join(dir, 'file', 'below.json'))).rejects.toMatchObject({
+      code: 'ENOTDIR',
+      path: join(dir, 'file', 'below.json'),
+    });
   });
 });

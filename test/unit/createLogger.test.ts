@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERP_CONFIG_SLICES } from '../../src/erp/ErpConfig.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/createLogger.js';
 
 function logged(value: Record<string, unknown>): string {
   const lines: string[] = [];
