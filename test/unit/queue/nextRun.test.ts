@@ -12,43 +12,24 @@ afterEach(() => {
 
 /**
  * nextRun as it was before the first day's slots before `from` were skipped: every slot of the day
- * from midnight made into a Date and compared, read with the same local getters (plain values only).
+ * from midnight made into a Date and compared, its local fields read as node-cron reads them
+ * (plain values only; parse gives second, minute, hour, day of month, month, weekday in that order).
  */
 function everySlotNextRun(expression: string, from: Date): Date | null {
   const fields = parse(expression);
-  const [second, minute, hour, day, month, weekday] = [
-    fields.second,
-    fields.minute,
-    fields.hour,
-    fields.dayOfMonth,
-    fields.month,
-    fields.dayOfWeek,
-  ].map((values) => new Set(values));
+  const lists = Object.values(fields) as unknown[][];
   const matches = (at: Date) =>
-    second!.has(at.getSeconds()) &&
-    minute!.has(at.getMinutes()) &&
-    hour!.has(at.getHours()) &&
-    day!.has(at.getDate()) &&
-    month!.has(at.getMonth() + 1) &&
-    weekday!.has(at.getDay());
-  const date = new Date(from.getFullYear(), from.getMonth(), from.getDate());
-  for (let d = 0; d < 3; d++, date.setDate(date.getDate() + 1)) {
-    const first = new Date(
-      date.getFullYear(),
-      date.getMonth(),
-      date.getDate(),
-      fields.hour[0],
-      fields.minute[0],
-      fields.second[0],
+    [at.getSeconds(), at.getMinutes(), at.getHours(), at.getDate(), at.getMonth() + 1, at.getDay()].every(
+      (value, i) => lists[i]!.includes(value),
     );
-    if (!matches(first)) continue;
+  const date = new Date(from.getFullYear(), from.getMonth(), from.getDate());
+  for (let d = 0; d < 3; d++, date.setDate(date.getDate() + 1))
     for (const h of fields.hour)
       for (const m of fields.minute)
         for (const s of fields.second) {
           const at = new Date(date.getFullYear(), date.getMonth(), date.getDate(), h, m, s);
           if (at > from && matches(at)) return at;
         }
-  }
   return null;
 }
 
