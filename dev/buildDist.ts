@@ -81,8 +81,23 @@ const builtins: Plugin = {
     const names = new Set(builtinModules.map((name) => name.replace(/^node:/, '')));
     esbuild.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => {
       const name = args.path.replace(/^node:/, '');
-      return names.has(name) ? { path: `node:${name}`, namespace: 'builtin' } : undefined;
+      if (!names.has(name)) return undefined;
+      // An ES import goes through one ES module per built-in (below), a require() straight to it.
+      const esm = args.kind === 'import-statement' && reExports(`node:${name}`) !== undefined;
+      return { path: `node:${name}`, namespace: esm ? 'builtin-esm' : 'builtin' };
     });
+    esbuild.onResolve({ filter: /^node:[a-z_/]+\?getters$/ }, (args) => ({
+      path: args.path.replace(/\?getters$/, ''),
+      namespace: 'builtin',
+    }));
+    // esbuild gives each ES module that imports a CommonJS one a copy of its exports (__toESM: a
+    // getter defined per export, node:fs has about a hundred), so fifteen modules importing node:fs
+    // defined fifteen hundred getters at each start. Re-exported by one ES module, the copy is made
+    // once and every importer reads that one (status -1.4% instructions, check -3.1%).
+    esbuild.onLoad({ filter: /.*/, namespace: 'builtin-esm' }, (args) => ({
+      contents: `export { default, ${reExports(args.path)!.join(', ')} } from ${JSON.stringify(`${args.path}?getters`)};`,
+      loader: 'js',
+    }));
     esbuild.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
       const get = `process.getBuiltinModule(${JSON.stringify(args.path)})`;
       const exported = process.getBuiltinModule(args.path) as object;
@@ -106,6 +121,17 @@ const builtins: Plugin = {
     });
   },
 };
+
+/**
+ * The exports the ES module of a built-in re-exports; undefined for the built-ins taken as they
+ * are (a function, node:process) or with an export that is not a name.
+ */
+function reExports(path: string): string[] | undefined {
+  const exported = process.getBuiltinModule(path) as object;
+  if (typeof exported === 'function' || path === 'node:process') return undefined;
+  const keys = Object.keys(exported);
+  return keys.every((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default') ? keys : undefined;
+}
 
 /**
  * better-sqlite3's JavaScript is bundled (its 14 files through Node's loader were about 4 ms of a
