@@ -53,7 +53,8 @@ const stat = promisify(statCallback);
 export class FileErpAdapter implements ErpAdapter {
   readonly kind = 'file';
   readonly capabilities: ErpCapabilities;
-  readonly #orders: FileOrderExchange;
+  /** Made at the first order call: `erp-sync check` and the stock and price runs make none. */
+  #exchange: FileOrderExchange | undefined;
   /** When #requireFolder last found the drop folder (ms). */
   #folderSeenAt = -Infinity;
 
@@ -61,7 +62,6 @@ export class FileErpAdapter implements ErpAdapter {
     readonly config: FileErpConfig,
     private readonly logger: Logger,
   ) {
-    this.#orders = new FileOrderExchange(config, logger, () => this.#requireFolder(true));
     // With archive on, each file is only the drop since the last run: a SKU not in it is unchanged.
     const mode = config.archive ? 'delta' : 'snapshot';
     this.capabilities = {
@@ -254,6 +254,12 @@ export class FileErpAdapter implements ErpAdapter {
       });
     }
     this.#folderSeenAt = Date.now();
+  }
+
+  get #orders(): FileOrderExchange {
+    return (this.#exchange ??= new FileOrderExchange(this.config, this.logger, () =>
+      this.#requireFolder(true),
+    ));
   }
 
   orderEvents(checkpoint: string | null): AsyncIterable<Checkpointed<OrderEvent>> {
