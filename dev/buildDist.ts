@@ -223,19 +223,39 @@ const pinoWithoutTransports: Plugin = {
 /**
  * The commands that bin/erp-sync.js runs from a file of their own (dist/cli-NAME.cjs), with their
  * module: the short ones, and run-once, which a cron or a script starts as a process per run.
+ * `none` is a command line without a command (`--version`, `--help`): its file has no command's
+ * module, only commander and the program's definition.
  */
-const OWN_FILE_COMMANDS = {
+const OWN_FILE_COMMANDS: Record<string, string | null> = {
   status: './statusCommand.js',
   check: './checkCommand.js',
   'run-once': './runOnceCommand.js',
+  none: null,
 };
 
 /**
- * Leaves out of the bundle every command module but KEEP: createProgram's import() of another
- * command becomes a module that throws, which bin/erp-sync.js never reaches (it runs this file
- * only for that command).
+ * What an own file leaves out besides the other commands: modules its command imports at run time
+ * (import()) on paths it never takes, as [importer, import]. check asks the API once over
+ * node:http (`oneShot`, src/cli/checkCommand.ts), never through undiciWire.js (undici's pool, 0.5 MB
+ * with its parser's wasm), and only lists and stats the drop folder, never through the file
+ * readers (csv-parse, saxes) nor the watcher: 0.8 MB of its file that each check read, hashed and
+ * held twice in the young generation as source, never run (bench/RESULTS.md, "Issue 19: commander,
+ * the file exchange and the help's own file").
  */
-function onlyCommand(keep: string): Plugin {
+const NEVER_RUN: Record<string, [string, string][]> = {
+  check: [
+    ['/src/api/transport.ts', './undiciWire.js'],
+    ['/src/erp/file/FileErpAdapter.ts', './openInput.js'],
+    ['/src/erp/file/FileErpAdapter.ts', './watchDropFolder.js'],
+  ],
+};
+
+/**
+ * Leaves out of the bundle every command module but KEEP (null: all), and the imports of NEVER: each
+ * import() of one becomes a module that throws, which bin/erp-sync.js never reaches (it runs this
+ * file only for that command).
+ */
+function onlyCommand(keep: string | null, never: [string, string][] = []): Plugin {
   return {
     name: 'only-command',
     setup(esbuild) {
@@ -243,6 +263,12 @@ function onlyCommand(keep: string): Plugin {
         args.importer.endsWith('/src/cli/createProgram.ts') &&
         args.kind === 'dynamic-import' &&
         args.path !== keep
+          ? { path: args.path, namespace: 'other-command' }
+          : undefined,
+      );
+      esbuild.onResolve({ filter: /^\.\/\w+\.js$/ }, (args) =>
+        args.kind === 'dynamic-import' &&
+        never.some(([importer, path]) => args.importer.endsWith(importer) && args.path === path)
           ? { path: args.path, namespace: 'other-command' }
           : undefined,
       );
@@ -288,15 +314,15 @@ const cli = {
 } satisfies BuildOptions;
 await build(cli);
 asciiOnly(join(outdir, 'cli.cjs'));
-// The own files of status, check and run-once (cli-status.cjs ...): the same CLI with only that
-// command's module in it (bin/erp-sync.js picks the file by command). dist/cli.cjs holds every
+// The own files of status, check, run-once and no command (cli-status.cjs ...): the same CLI with only
+// that command's module in it (bin/erp-sync.js picks the file by command). dist/cli.cjs holds every
 // command's code (1.9 MB), which each start read and compiled with its code cache, used or not
 // (bench/RESULTS.md, "CLI start" and "run-once's own file").
 for (const [command, module] of Object.entries(OWN_FILE_COMMANDS)) {
   await build({
     ...cli,
     entryPoints: { [`cli-${command}`]: 'src/cli/runCli.ts' },
-    plugins: [onlyCommand(module), ...common.plugins],
+    plugins: [onlyCommand(module, NEVER_RUN[command]), ...common.plugins],
   });
   asciiOnly(join(outdir, `cli-${command}.cjs`));
 }

@@ -132,14 +132,14 @@ describe('bin/erp-sync.js', () => {
     },
   );
 
-  it('an installed copy runs status, check and run-once from their own files when dist/ has them, every other command from dist/cli.cjs', async () => {
+  it('an installed copy runs status, check, run-once and no command from their own files when dist/ has them, every other command from dist/cli.cjs', async () => {
     layout();
     rmSync(join(root, 'src'), { recursive: true });
     const start = async (args: string[]): Promise<string> =>
       (await run(process.execPath, [join(root, 'bin', 'erp-sync.js'), ...args])).stdout.trim();
     // an older dist/ without them: cli.cjs runs every command
     expect(await start(['check'])).toBe('dist');
-    for (const command of ['status', 'check', 'run-once'])
+    for (const command of ['status', 'check', 'run-once', 'none'])
       writeFileSync(
         join(root, 'dist', `cli-${command}.cjs`),
         `exports.runCli = async () => { process.stdout.write('${command} file\\n'); };\n`,
@@ -148,7 +148,11 @@ describe('bin/erp-sync.js', () => {
     expect(await start(['check'])).toBe('check file');
     expect(await start(['-c', 'some.yaml', 'run-once', '--only', 'stock', '--json'])).toBe('run-once file');
     expect(await start(['--account', 'check', 'sync'])).toBe('dist');
-    expect(await start(['--version'])).toBe('dist');
+    expect(await start(['help', 'check'])).toBe('dist');
+    // no command (--version, --help, nothing): the file without any command's code
+    expect(await start(['--version'])).toBe('none file');
+    expect(await start(['-c', 'some.yaml', '--help'])).toBe('none file');
+    expect(await start([])).toBe('none file');
   });
 
   it('refuses a Node.js older than package.json engines, with exit 78 and both versions', async () => {

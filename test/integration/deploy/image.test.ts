@@ -375,6 +375,25 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
     const version = await run('erp-sync', ['--version'], imageEnv());
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(version.stdout.trim()).toBe(pkg.version);
+    // --help and --version run dist/cli-none.cjs, without any command's code, and say what dist/cli.cjs says
+    const none = readFileSync(inRoot('/app/dist/cli-none.cjs'), 'utf8');
+    expect(none.length).toBeLessThan(readFileSync(inRoot('/app/dist/cli.cjs'), 'utf8').length / 5);
+    expect(none).not.toContain('statusCommand(');
+    const fromCli = async (args: string[]): Promise<string> =>
+      (
+        await run(
+          process.execPath,
+          [
+            '-e',
+            `require(${JSON.stringify(inRoot('/app/dist/cli.cjs'))}).runCli(process.argv.slice(1))`,
+            'erp-sync',
+            ...args,
+          ],
+          imageEnv(),
+        )
+      ).stdout;
+    expect(help.stdout).toBe(await fromCli(['--help']));
+    expect(version.stdout).toBe(await fromCli(['--version']));
 
     // demo reads ../config/sample relative to dist/: the sample must be in the image. The
     // image has node but no redis-server (and no REDIS_URL): the demo says so and runs inline.
@@ -556,6 +575,16 @@ describe('Dockerfile', { timeout: 60_000 }, () => {
       const report = JSON.parse(status.stdout) as { store: string; pipelines: { status: string | null }[] };
       expect(relative(root, report.store)).toBe('data/erp-sync.db');
       expect(report.pipelines.every((p) => p.status !== null)).toBe(true);
+
+      // check from its own file, which leaves out undici's pool and the file readers (never on its paths)
+      const check = await run(inRoot('/usr/local/bin/docker-entrypoint.sh'), ['check'], env);
+      expect(check.stderr).toBe('');
+      expect(check.stdout).toMatch(/^ok {3}platform API: /m);
+      expect(check.stdout).toMatch(/^ok {3}ERP \(file\): drop folder /m);
+      expect(check.stdout).toMatch(/^ok {3}store: /m);
+      const checkFile = readFileSync(inRoot('/app/dist/cli-check.cjs'), 'utf8');
+      for (const left of ['node_modules/undici/', 'src/erp/file/openInput.ts'])
+        expect(checkFile).not.toContain(left);
 
       // run-once from its own file: undici's pool and pino are inside it, not read from
       // node_modules, and over http:// it loads neither node:tls nor node:http2 (undici's HTTP/2
