@@ -26,6 +26,9 @@ export interface FingerprintEntry {
   generation: number;
 }
 
+/** One item of a batch going in flight: its key and its in-flight marker (the row's JSON as is). */
+export type InFlightEntry = readonly [key: string, marker: string];
+
 /** What `markInFlight` did: the batch's row (null: nothing was fresh) and the keys it left out. */
 export interface InFlightMark {
   id: number | null;
@@ -185,25 +188,32 @@ export class FingerprintRepository {
   }
 
   /**
-   * What a scan's diff needs of these keys, as getMany sees them: the hash by key, null for an
-   * item known missing on the platform; keys with no fingerprint are absent.
+   * What a scan's diff needs of these keys, as getMany sees them, in the keys' order: the hash at
+   * each key's index, null for an item known missing on the platform, undefined for a key with no
+   * fingerprint. An array, not a Map: the diff walks the keys in this order anyway.
    */
   hashes(
     pipeline: FingerprintPipeline,
     keys: readonly string[],
     options: { before?: number } = {},
-  ): Map<string, string | null> {
-    const out = new Map<string, string | null>();
+  ): (string | null | undefined)[] {
+    const out = new Array<string | null | undefined>(keys.length);
     if (this.#openBatches(pipeline, options.before ?? ALL_GENERATIONS).length) {
-      for (const [key, fingerprint] of this.getMany(pipeline, keys, options))
-        out.set(key, fingerprint.missing ? null : fingerprint.hash);
+      const known = this.getMany(pipeline, keys, options);
+      for (let at = 0; at < keys.length; at++) {
+        const fingerprint = known.get(keys[at]!);
+        out[at] = fingerprint && (fingerprint.missing ? null : fingerprint.hash);
+      }
       return out;
     }
-    for (const part of chunks(keys, BULK_CHUNK)) {
-      const hashes = this.#hashes.all(MISSING_READ, JSON.stringify(part), PIPELINE_CODES[pipeline]);
+    const code = PIPELINE_CODES[pipeline];
+    for (let from = 0; from < keys.length; from += BULK_CHUNK) {
+      const part = keys.slice(from, from + BULK_CHUNK);
+      const hashes = this.#hashes.all(MISSING_READ, JSON.stringify(part), code);
       for (let at = 0; at < part.length; at++) {
         const hash = hashes[at];
-        if (hash !== null && hash !== undefined) out.set(part[at]!, hash === MISSING_READ ? null : hash);
+        out[from + at] =
+          hash === null || hash === undefined ? undefined : hash === MISSING_READ ? null : hash;
       }
     }
     return out;
@@ -250,7 +260,7 @@ export class FingerprintRepository {
   }
 
   /**
-   * Puts one push batch in flight, in one transaction: its items (key and in-flight marker) that
+   * Puts one push batch in flight, in one transaction: its items ([key, in-flight marker]) that
    * no later generation holds become one row; the others come back as superseded. While no later
    * scan has begun (the generations counter is at this one), no key can be held by a later
    * generation and nothing is read. `settle` ends the row when the answer is recorded.
@@ -260,7 +270,7 @@ export class FingerprintRepository {
   markInFlight(
     pipeline: FingerprintPipeline,
     generation: number,
-    entries: readonly { key: string; hash: string }[],
+    entries: readonly InFlightEntry[],
     options: { first?: () => void } = {},
   ): InFlightMark {
     // The write lock from the start: the check and the row are one step for other processes too.
@@ -268,7 +278,7 @@ export class FingerprintRepository {
       options.first?.();
       const superseded = new Set<string>();
       if (Number(this.#latestGeneration.get(pipeline) ?? 0) > generation) {
-        const keys = entries.map((entry) => entry.key);
+        const keys = entries.map(([key]) => key);
         for (const part of chunks(keys, BULK_CHUNK))
           for (const key of this.#newerKeys.all(JSON.stringify(part), PIPELINE_CODES[pipeline], generation))
             superseded.add(key);
@@ -277,9 +287,8 @@ export class FingerprintRepository {
           for (const [key] of JSON.parse(items) as [string, string][])
             if (wanted.has(key)) superseded.add(key);
       }
-      const fresh = entries
-        .filter((entry) => !superseded.has(entry.key))
-        .map((entry) => [entry.key, entry.hash]);
+      // The entries are the row's items as they are: nothing is copied unless some are superseded.
+      const fresh = superseded.size ? entries.filter(([key]) => !superseded.has(key)) : entries;
       if (fresh.length === 0) return { id: null, superseded };
       const id = this.#insertBatch.get(
         pipeline,

@@ -2,7 +2,12 @@ export { openStore, Store, type StoreOptions } from './Store.js';
 export { StoreBusyError, StoreError, StoreNotFoundError } from './StoreError.js';
 export { MIGRATIONS, type Migration } from './migrations.js';
 export type { ProductLink } from './ProductLinkRepository.js';
-export type { Fingerprint, FingerprintEntry, FingerprintPipeline } from './FingerprintRepository.js';
+export type {
+  Fingerprint,
+  FingerprintEntry,
+  FingerprintPipeline,
+  InFlightEntry,
+} from './FingerprintRepository.js';
 export type { SyncRun, RunStatus } from './RunRepository.js';
 export type { StoredReject, RejectListOptions } from './RejectRepository.js';
 export { ScratchTable } from './ScratchTable.js';

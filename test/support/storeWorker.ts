@@ -16,7 +16,7 @@ for (let i = 0; i < Number(countText); i++) {
   numbers.push(generation);
   // In-flight marks of one key by both processes, each with its own scan's generation.
   const key = `M${i % 5}`;
-  const { superseded } = store.fingerprints.markInFlight('stock', generation, [{ key, hash: `~${owner}` }]);
+  const { superseded } = store.fingerprints.markInFlight('stock', generation, [[key, `~${owner}`]]);
   marks.push({ key, generation, marked: !superseded.has(key) });
   if (store.leases.acquire('stock', owner!, 60_000)) {
     leases++;

@@ -123,8 +123,8 @@ export function diffPushItems<W>(
   const { pipeline } = scan;
   // Batches in flight of this scan hold none of the keys it has still to read (a dry run has none).
   // A full scan ignores what is known.
-  const known = scan.full
-    ? new Map<string, string | null>()
+  const known: readonly (string | null | undefined)[] = scan.full
+    ? []
     : store.fingerprints.hashes(
         pipeline,
         items.map((item) => item.key),
@@ -134,7 +134,7 @@ export function diffPushItems<W>(
   // Indexed, as in batches(): called once per chunk, this function is seldom optimised.
   for (let at = 0; at < items.length; at++) {
     const item = items[at]!;
-    const hash = known.get(item.key);
+    const hash = known[at];
     if (hash === null) {
       summary.notFound += 1;
       summary.extra.knownMissing = (summary.extra.knownMissing ?? 0) + 1;

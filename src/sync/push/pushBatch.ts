@@ -103,7 +103,7 @@ export function markInFlight<W>(ctx: SyncContext, batch: PushBatch<W>, lease?: L
   const { id, superseded } = ctx.store.fingerprints.markInFlight(
     batch.pipeline,
     batch.generation,
-    batch.items.map((item) => ({ key: item.key, hash: inFlightFingerprint(item.hash) })),
+    batch.items.map((item) => [item.key, inFlightFingerprint(item.hash)] as const),
     // The lease's renewal right before the request is the fence (it fails if another run took
     // over): in the mark's transaction, one commit per batch fewer.
     lease ? { first: () => lease.assertHeld() } : {},

@@ -186,7 +186,7 @@ describe('erp-sync explain sku, in flight', () => {
   it('says when a push went out and its answer was never recorded (sent again next run)', async () => {
     const [fingerprint] = ctx.store.fingerprints.getMany('prices', [bulkSku(1)]).values();
     ctx.store.fingerprints.markInFlight('prices', ctx.store.generations.next('prices'), [
-      { key: bulkSku(1), hash: `~${fingerprint!.hash}` },
+      [bulkSku(1), `~${fingerprint!.hash}`],
     ]);
     const story = await explainSku(ctx, bulkSku(1));
     expect(item(story, bulkSku(1)).prices).toMatchObject({

@@ -12,6 +12,7 @@ import { tempDir } from '../../support/tempDir.js';
 import { PostgresDatabase } from '../../../src/store/sql/PostgresDatabase.js';
 import type { SqlDatabase } from '../../../src/store/sql/SqlDatabase.js';
 import { STORE_KINDS, TEST_POSTGRES_URL, TestStores } from '../../support/testStores.js';
+import { hashesByKey } from '../../support/hashesByKey.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -80,7 +81,7 @@ describe('openStore', () => {
     const store = openStore(path);
     cleanups.unshift(() => store.close());
     // The ERP says q=1 again: A is still unknown (sent again), B unchanged.
-    expect(store.fingerprints.hashes('stock', ['A', 'B'])).toEqual(
+    expect(hashesByKey(['A', 'B'], store.fingerprints.hashes('stock', ['A', 'B']))).toEqual(
       new Map([
         ['A', '~q=2'],
         ['B', 'q=1'],
@@ -89,13 +90,13 @@ describe('openStore', () => {
     expect(store.fingerprints.count('stock')).toEqual({ total: 1, missing: 0 });
     // A batch after the upgrade is a row of its own, and its answer replaces the old mark.
     const generation = store.generations.next('stock');
-    const mark = store.fingerprints.markInFlight('stock', generation, [{ key: 'A', hash: '~q=1' }]);
+    const mark = store.fingerprints.markInFlight('stock', generation, [['A', '~q=1']]);
     expect(mark.superseded.size).toBe(0);
     store.transaction(() => {
       store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=1', generation }]);
       store.fingerprints.settle(mark.id!);
     });
-    expect(store.fingerprints.hashes('stock', ['A'])).toEqual(new Map([['A', 'q=1']]));
+    expect(hashesByKey(['A'], store.fingerprints.hashes('stock', ['A']))).toEqual(new Map([['A', 'q=1']]));
   });
 
   it('reports a failing migration as a StoreError naming it', () => {
@@ -190,13 +191,13 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
     expect(store.fingerprints.count('stock')).toEqual({ total: 2, missing: 1 });
     // New writes land in the same rows: one row per pipeline and key.
     store.fingerprints.putMany('stock', [{ key: 'A', hash: 'q=9', generation: 8 }]);
-    expect(store.fingerprints.hashes('stock', ['A', 'M'])).toEqual(
+    expect(hashesByKey(['A', 'M'], store.fingerprints.hashes('stock', ['A', 'M']))).toEqual(
       new Map([
         ['A', 'q=9'],
         ['M', null],
       ]),
     );
-    expect(store.fingerprints.hashes('prices', ['A'])).toEqual(new Map([['A', 'p=2.5']]));
+    expect(hashesByKey(['A'], store.fingerprints.hashes('prices', ['A']))).toEqual(new Map([['A', 'p=2.5']]));
     expect(store.db.prepare('SELECT count(*) AS n FROM fingerprints').get()).toEqual({ n: 4 });
   });
 });
