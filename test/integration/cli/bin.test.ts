@@ -105,14 +105,17 @@ describe('bin/erp-sync.js', () => {
         return found;
       };
 
+      // a command's help first: cached apart, so that it does not stand for the command's own run
+      expect(await start(['status', '--help'])).toBe('dist');
       expect(await start(['-c', 'some.yaml', 'status', '--json'])).toBe('dist');
       expect(await start(['--version'])).toBe('dist');
       await expect(start(['status', 'fail'])).rejects.toMatchObject({ code: 1 });
-      // status, named past the option's value, and no command at all; the failed run changed none
+      // status, named past the option's value, its help, and no command at all; the failed run changed none
       const first = caches();
       expect([...first.keys()].map((name) => name.replace(/-\d+-\d+\.cache$/, '')).sort()).toEqual([
         'erp-sync-none',
         'erp-sync-status',
+        'erp-sync-status-help',
       ]);
       // V8 takes the cache, the command runs as before and the file stays as it was
       expect(await start(['status'])).toBe('dist');
