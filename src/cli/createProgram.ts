@@ -1,4 +1,4 @@
-import { Command, Help, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { AUDIT_PIPELINES, PIPELINE_ORDER } from '../domain/pipelineNames.js';
 import { VERSION } from '../version.js';
 import { integer, oneOf, parseLimit, pipelineList, positiveSeconds } from './optionParsers.js';
@@ -30,282 +30,233 @@ export function createProgram(): Command {
     )
     .showHelpAfterError()
     // Commander's own exit would be 1, the code of a failed pipeline: usage errors throw instead.
-    .exitOverride()
-    // A help shows the commands it lists with everything they have (set before they are made:
-    // each command copies its parent's help settings, `erp-sync help check` then works as well).
-    .configureHelp({
-      formatHelp(cmd: Command, helper: Help): string {
-        for (const listed of [cmd, ...cmd.commands]) describe(listed);
-        return Help.prototype.formatHelp.call(helper, cmd, helper);
-      },
-    })
-    .hook('preSubcommand', (_, subcommand) => {
-      describe(subcommand);
-      // commander saved the command's option values (none yet) before this hook: its defaults now.
-      subcommand.saveStateBeforeParse();
-    });
+    .exitOverride();
 
-  /**
-   * Each command is registered by its name at once (the dispatch and the suggestions for an
-   * unknown one need no more), its description, arguments, options and subcommands (DETAILS) when
-   * it runs or a help shows it: commander builds an Option per flag (a `\p{ID_Continue}` RegExp
-   * each), about 8 M instructions for every command's options at each start, of which a start
-   * runs one (bench/RESULTS.md, "Issue 19: commander, the file exchange and the help's own file").
-   */
-  const details = new Map<Command, (command: Command) => unknown>();
-  function command(parent: Command, name: string, add: (command: Command) => unknown): void {
-    details.set(parent.command(name), add);
-  }
-  function describe(cmd: Command): void {
-    const add = details.get(cmd);
-    details.delete(cmd);
-    add?.(cmd);
-  }
+  program
+    .command('sandbox')
+    .description(
+      'Run the API v2 sandbox: a complete local implementation of the Commerce Management Service API',
+    )
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', integer('--port', 0, 65535), 8787)
+    .option('--db <path>', "SQLite database: ':memory:' or a file (reused if it exists)", ':memory:')
+    .option('--seed <kind>', 'demo | empty', oneOf(['demo', 'empty']), 'demo')
+    .option(
+      '--faults <spec>',
+      'fault spec, e.g. "latency=20-200,error_rate=0.05,rate_limit=50/s,drop_rate=0.01,stall_rate=0.01"',
+    )
+    .option('--fault-seed <n>', 'seed for reproducible faults', integer('--fault-seed', 0))
+    .option('--log-requests <file>', 'append one JSON line per request to FILE')
+    .option(
+      '--orders-order <order>',
+      'GET /orders order: desc (newest first) | asc',
+      oneOf(['desc', 'asc']),
+      'desc',
+    )
+    .option(
+      '--extra-products <n>',
+      'add N bulk products BULK-000001.. to the primary company',
+      integer('--extra-products', 0),
+    )
+    .option(
+      '--bulk-max <n>',
+      'most items a bulk request may carry (default 1000); fewer stands in for a stricter platform',
+      integer('--bulk-max', 1, 1000),
+    )
+    .option('--log-level <level>', 'sandbox log level (stderr)', 'info')
+    .action(lazy(async () => (await import('./sandboxCommand.js')).sandboxCommand));
 
-  command(program, 'sandbox', (cmd) =>
-    cmd
-      .description(
-        'Run the API v2 sandbox: a complete local implementation of the Commerce Management Service API',
-      )
-      .option('--host <host>', 'address to listen on', '127.0.0.1')
-      .option('--port <port>', 'port (0 picks a free one)', integer('--port', 0, 65535), 8787)
-      .option('--db <path>', "SQLite database: ':memory:' or a file (reused if it exists)", ':memory:')
-      .option('--seed <kind>', 'demo | empty', oneOf(['demo', 'empty']), 'demo')
-      .option(
-        '--faults <spec>',
-        'fault spec, e.g. "latency=20-200,error_rate=0.05,rate_limit=50/s,drop_rate=0.01,stall_rate=0.01"',
-      )
-      .option('--fault-seed <n>', 'seed for reproducible faults', integer('--fault-seed', 0))
-      .option('--log-requests <file>', 'append one JSON line per request to FILE')
-      .option(
-        '--orders-order <order>',
-        'GET /orders order: desc (newest first) | asc',
-        oneOf(['desc', 'asc']),
-        'desc',
-      )
-      .option(
-        '--extra-products <n>',
-        'add N bulk products BULK-000001.. to the primary company',
-        integer('--extra-products', 0),
-      )
-      .option(
-        '--bulk-max <n>',
-        'most items a bulk request may carry (default 1000); fewer stands in for a stricter platform',
-        integer('--bulk-max', 1, 1000),
-      )
-      .option('--log-level <level>', 'sandbox log level (stderr)', 'info')
-      .action(lazy(async () => (await import('./sandboxCommand.js')).sandboxCommand)),
-  );
+  program
+    .command('run-once')
+    .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
+    .option('--only <pipelines>', `comma-separated subset of: ${PIPELINE_ORDER.join(', ')}`, pipelineList)
+    .option('--full', 'ignore fingerprints and send everything', false)
+    .option('--dry-run', 'send and write nothing; show what would be sent', false)
+    .option('--json', 'print the summaries as JSON', false)
+    .action(lazy(async () => (await import('./runOnceCommand.js')).runOnceCommand));
 
-  command(program, 'run-once', (cmd) =>
-    cmd
-      .description('run the pipelines once, inline (no Redis), and print a summary per pipeline')
-      .option('--only <pipelines>', `comma-separated subset of: ${PIPELINE_ORDER.join(', ')}`, pipelineList)
-      .option('--full', 'ignore fingerprints and send everything', false)
-      .option('--dry-run', 'send and write nothing; show what would be sent', false)
-      .option('--json', 'print the summaries as JSON', false)
-      .action(lazy(async () => (await import('./runOnceCommand.js')).runOnceCommand)),
-  );
+  program
+    .command('rejects')
+    .description('items refused by the ERP adapter, the validation or the platform, with reason and place')
+    .addOption(new Option('-p, --pipeline <name>', 'only this pipeline').choices(PIPELINE_ORDER))
+    .option('--all', 'include resolved rejects', false)
+    .option('--limit <n>', 'at most this many', parseLimit)
+    .option('--json', 'print as JSON', false)
+    .option('--store <file>', 'store file (default: store.path of the configuration)')
+    .action(lazy(async () => (await import('./storeCommands.js')).rejectsCommand));
 
-  command(program, 'rejects', (cmd) =>
-    cmd
-      .description('items refused by the ERP adapter, the validation or the platform, with reason and place')
-      .addOption(new Option('-p, --pipeline <name>', 'only this pipeline').choices(PIPELINE_ORDER))
-      .option('--all', 'include resolved rejects', false)
-      .option('--limit <n>', 'at most this many', parseLimit)
-      .option('--json', 'print as JSON', false)
-      .option('--store <file>', 'store file (default: store.path of the configuration)')
-      .action(lazy(async () => (await import('./storeCommands.js')).rejectsCommand)),
-  );
+  program
+    .command('links')
+    .description(
+      'product links (SKU / variant SKU <-> platform product / variant), or order links with --orders',
+    )
+    .option('--orders', 'list order links (platform order id <-> ERP reference) instead', false)
+    .option('--limit <n>', 'with --orders: at most this many', parseLimit, 100)
+    .option('--json', 'print as JSON', false)
+    .option('--store <file>', 'store file (default: store.path of the configuration)')
+    .action(lazy(async () => (await import('./storeCommands.js')).linksCommand));
 
-  command(program, 'links', (cmd) =>
-    cmd
-      .description(
-        'product links (SKU / variant SKU <-> platform product / variant), or order links with --orders',
-      )
-      .option('--orders', 'list order links (platform order id <-> ERP reference) instead', false)
-      .option('--limit <n>', 'with --orders: at most this many', parseLimit, 100)
-      .option('--json', 'print as JSON', false)
-      .option('--store <file>', 'store file (default: store.path of the configuration)')
-      .action(lazy(async () => (await import('./storeCommands.js')).linksCommand)),
-  );
+  const store = program.command('store').description('manage the local store');
+  store
+    .command('reset')
+    .description('delete the store to start over (asks on a terminal; --yes to skip the question)')
+    .option('--yes', 'do not ask', false)
+    .option('--store <file>', 'store file (default: store.path of the configuration)')
+    .action(lazy(async () => (await import('./storeCommands.js')).storeResetCommand));
+  store
+    .command('migrate')
+    .description(
+      'copy the SQLite store into a PostgreSQL store and verify the copy (row counts and a checksum per table)',
+    )
+    .requiredOption('--to <type>', 'the kind of store to copy into: postgres', oneOf(['postgres']))
+    .option(
+      '--url <url>',
+      'postgres://USER@HOST:PORT/DATABASE, without the password (default: the configured store)',
+    )
+    .option('--schema <name>', 'the schema of the store (default: the configured one, or erp_sync)')
+    .option('--password-env <name>', 'the environment variable holding the password (default: PGPASSWORD)')
+    .option('--from <file>', 'the SQLite store to copy (default: store.path of the configuration)')
+    .option('--replace', 'empty a target that holds rows before copying (else it is refused)', false)
+    .option('--check', 'copy nothing: compare the two stores table by table', false)
+    .action(lazy(async () => (await import('./storeMigrateCommand.js')).storeMigrateCommand));
 
-  command(program, 'store', (store) => {
-    store.description('manage the local store');
-    store
-      .command('reset')
-      .description('delete the store to start over (asks on a terminal; --yes to skip the question)')
-      .option('--yes', 'do not ask', false)
-      .option('--store <file>', 'store file (default: store.path of the configuration)')
-      .action(lazy(async () => (await import('./storeCommands.js')).storeResetCommand));
-    store
-      .command('migrate')
-      .description(
-        'copy the SQLite store into a PostgreSQL store and verify the copy (row counts and a checksum per table)',
-      )
-      .requiredOption('--to <type>', 'the kind of store to copy into: postgres', oneOf(['postgres']))
-      .option(
-        '--url <url>',
-        'postgres://USER@HOST:PORT/DATABASE, without the password (default: the configured store)',
-      )
-      .option('--schema <name>', 'the schema of the store (default: the configured one, or erp_sync)')
-      .option('--password-env <name>', 'the environment variable holding the password (default: PGPASSWORD)')
-      .option('--from <file>', 'the SQLite store to copy (default: store.path of the configuration)')
-      .option('--replace', 'empty a target that holds rows before copying (else it is refused)', false)
-      .option('--check', 'copy nothing: compare the two stores table by table', false)
-      .action(lazy(async () => (await import('./storeMigrateCommand.js')).storeMigrateCommand));
-  });
+  const orders = program.command('orders').description('platform orders the ERP has not taken yet');
+  orders
+    .command('parked')
+    .description('orders parked for review, with the reason the ERP gave')
+    .option('--json', 'print as JSON', false)
+    .action(lazy(async () => (await import('./ordersCommand.js')).ordersParkedCommand));
+  orders
+    .command('retry')
+    .description('retry parked orders now (all, or the given platform order ids), then run the orders poll')
+    .argument('[ids...]', 'platform order ids')
+    .action(lazy(async () => (await import('./ordersCommand.js')).ordersRetryCommand));
 
-  command(program, 'orders', (orders) => {
-    orders.description('platform orders the ERP has not taken yet');
-    orders
-      .command('parked')
-      .description('orders parked for review, with the reason the ERP gave')
-      .option('--json', 'print as JSON', false)
-      .action(lazy(async () => (await import('./ordersCommand.js')).ordersParkedCommand));
-    orders
-      .command('retry')
-      .description('retry parked orders now (all, or the given platform order ids), then run the orders poll')
-      .argument('[ids...]', 'platform order ids')
-      .action(lazy(async () => (await import('./ordersCommand.js')).ordersRetryCommand));
-  });
+  program
+    .command('status')
+    .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
+    .option('--json', 'print the report as JSON', false)
+    .action(lazy(async () => (await import('./statusCommand.js')).statusCommand));
 
-  command(program, 'status', (cmd) =>
-    cmd
-      .description('last runs per pipeline, open rejects, parked orders, order links and cursors')
-      .option('--json', 'print the report as JSON', false)
-      .action(lazy(async () => (await import('./statusCommand.js')).statusCommand)),
-  );
+  program
+    .command('check')
+    .description('check the configuration, the API key (GET /account), the ERP, the store and Redis')
+    .option('--json', 'print as JSON', false)
+    .action(lazy(async () => (await import('./checkCommand.js')).checkCommand));
 
-  command(program, 'check', (cmd) =>
-    cmd
-      .description('check the configuration, the API key (GET /account), the ERP, the store and Redis')
-      .option('--json', 'print as JSON', false)
-      .action(lazy(async () => (await import('./checkCommand.js')).checkCommand)),
-  );
+  program
+    .command('demo')
+    .description(
+      'the sandbox, a sample ERP folder and the daemon (with Redis) or every pipeline inline (without), narrated',
+    )
+    .option('--keep', 'keep the work folder (inline: and the sandbox running until Ctrl-C)', false)
+    .option('--dir <folder>', 'work folder to use and keep (default: a temporary one, removed afterwards)')
+    .option(
+      '--for <seconds>',
+      'end by itself this long after the narrated steps (default: at Ctrl-C)',
+      positiveSeconds,
+    )
+    .action(lazy(async () => (await import('./demoCommand.js')).demoCommand));
 
-  command(program, 'demo', (cmd) =>
-    cmd
-      .description(
-        'the sandbox, a sample ERP folder and the daemon (with Redis) or every pipeline inline (without), narrated',
-      )
-      .option('--keep', 'keep the work folder (inline: and the sandbox running until Ctrl-C)', false)
-      .option('--dir <folder>', 'work folder to use and keep (default: a temporary one, removed afterwards)')
-      .option(
-        '--for <seconds>',
-        'end by itself this long after the narrated steps (default: at Ctrl-C)',
-        positiveSeconds,
-      )
-      .action(lazy(async () => (await import('./demoCommand.js')).demoCommand)),
-  );
+  program
+    .command('audit')
+    .description(
+      'compare the ERP and the platform (read only) and list every difference; exit 0 in step, 1 drift, 2 could not finish (or --fix failed)',
+    )
+    .option('--pipeline <pipelines>', `comma-separated subset of: ${AUDIT_PIPELINES.join(', ')}`)
+    .option('--json', 'print the report as JSON', false)
+    .option('--max <n>', 'list at most N findings (all are counted)', '50')
+    .option(
+      '--fix',
+      'then push exactly the stock and price items that heal the drift: enqueued when a daemon runs, else inline',
+      false,
+    )
+    .option('--inline', 'with --fix: push from this process even when a daemon runs', false)
+    .option('--wait', 'with --fix through the daemon: wait until it has sent the pushes', false)
+    .action(lazy(async () => (await import('./auditCommand.js')).auditCommand));
 
-  command(program, 'audit', (cmd) =>
-    cmd
-      .description(
-        'compare the ERP and the platform (read only) and list every difference; exit 0 in step, 1 drift, 2 could not finish (or --fix failed)',
-      )
-      .option('--pipeline <pipelines>', `comma-separated subset of: ${AUDIT_PIPELINES.join(', ')}`)
-      .option('--json', 'print the report as JSON', false)
-      .option('--max <n>', 'list at most N findings (all are counted)', '50')
-      .option(
-        '--fix',
-        'then push exactly the stock and price items that heal the drift: enqueued when a daemon runs, else inline',
-        false,
-      )
-      .option('--inline', 'with --fix: push from this process even when a daemon runs', false)
-      .option('--wait', 'with --fix through the daemon: wait until it has sent the pushes', false)
-      .action(lazy(async () => (await import('./auditCommand.js')).auditCommand)),
-  );
+  const explain = program
+    .command('explain')
+    .description('the whole story of one SKU or one order, and a verdict (read only)');
+  explain
+    .command('sku <sku>')
+    .description(
+      'ERP value, acknowledged value, platform value, held units, buffer, rejects, runs, queued or failed jobs; exit 0 in step, 1 not, 2 could not read',
+    )
+    .option('--json', 'print the story as JSON', false)
+    .action(lazy(async () => (await import('./explainCommand.js')).explainSkuCommand));
+  explain
+    .command('order <id>')
+    .description(
+      'platform status, ERP reference and where the ERP holds it, parked reason, changes and events; exit 0 in step, 1 not, 2 could not read',
+    )
+    .option('--json', 'print the story as JSON', false)
+    .action(lazy(async () => (await import('./explainCommand.js')).explainOrderCommand));
 
-  command(program, 'explain', (explain) => {
-    explain.description('the whole story of one SKU or one order, and a verdict (read only)');
-    explain
-      .command('sku <sku>')
-      .description(
-        'ERP value, acknowledged value, platform value, held units, buffer, rejects, runs, queued or failed jobs; exit 0 in step, 1 not, 2 could not read',
-      )
-      .option('--json', 'print the story as JSON', false)
-      .action(lazy(async () => (await import('./explainCommand.js')).explainSkuCommand));
-    explain
-      .command('order <id>')
-      .description(
-        'platform status, ERP reference and where the ERP holds it, parked reason, changes and events; exit 0 in step, 1 not, 2 could not read',
-      )
-      .option('--json', 'print the story as JSON', false)
-      .action(lazy(async () => (await import('./explainCommand.js')).explainOrderCommand));
-  });
+  const erp = program.command('erp').description('ERP-side tools');
+  erp
+    .command('init-staging')
+    .description(
+      'print the SQL staging tables (orders, lines, changes) for a database, or create them with --apply',
+    )
+    .option(
+      '--client <client>',
+      'database: pg, mysql, mssql or sqlite (default: erp.client of the configuration)',
+    )
+    .option('--apply', 'create the tables in the configured database (erp.type: sql)')
+    .action(lazy(async () => (await import('./erpCommand.js')).erpInitStagingCommand));
+  erp
+    .command('notify-trigger')
+    .description('print the PostgreSQL trigger that announces changes of a table to the daemon (erp.listen)')
+    .requiredOption(
+      '--table <table>',
+      'the ERP table whose changes the pipeline reads (schema.table allowed)',
+    )
+    .requiredOption(
+      '--pipeline <pipeline>',
+      'the pipeline that reads it: stock, prices, products, feedback, erp-orders',
+    )
+    .option('--channel <channel>', 'the LISTEN channel (default: erp.listen.channel, else erp_sync)')
+    .action(lazy(async () => (await import('./erpCommand.js')).erpNotifyTriggerCommand));
 
-  command(program, 'erp', (erp) => {
-    erp.description('ERP-side tools');
-    erp
-      .command('init-staging')
-      .description(
-        'print the SQL staging tables (orders, lines, changes) for a database, or create them with --apply',
-      )
-      .option(
-        '--client <client>',
-        'database: pg, mysql, mssql or sqlite (default: erp.client of the configuration)',
-      )
-      .option('--apply', 'create the tables in the configured database (erp.type: sql)')
-      .action(lazy(async () => (await import('./erpCommand.js')).erpInitStagingCommand));
-    erp
-      .command('notify-trigger')
-      .description(
-        'print the PostgreSQL trigger that announces changes of a table to the daemon (erp.listen)',
-      )
-      .requiredOption(
-        '--table <table>',
-        'the ERP table whose changes the pipeline reads (schema.table allowed)',
-      )
-      .requiredOption(
-        '--pipeline <pipeline>',
-        'the pipeline that reads it: stock, prices, products, feedback, erp-orders',
-      )
-      .option('--channel <channel>', 'the LISTEN channel (default: erp.listen.channel, else erp_sync)')
-      .action(lazy(async () => (await import('./erpCommand.js')).erpNotifyTriggerCommand));
-  });
+  program
+    .command('accounts')
+    .description('the accounts of the configuration: name, API base URL, store and queue prefix (no key)')
+    .option('--json', 'print as JSON', false)
+    .action(lazy(async () => (await import('./accountsCommand.js')).accountsCommand));
 
-  command(program, 'accounts', (cmd) =>
-    cmd
-      .description('the accounts of the configuration: name, API base URL, store and queue prefix (no key)')
-      .option('--json', 'print as JSON', false)
-      .action(lazy(async () => (await import('./accountsCommand.js')).accountsCommand)),
-  );
+  program
+    .command('start')
+    .description('run the daemon in the foreground: schedules, queues (Redis) and the ops server')
+    .action(lazy(async () => (await import('./startCommand.js')).startCommand));
 
-  command(program, 'start', (cmd) =>
-    cmd
-      .description('run the daemon in the foreground: schedules, queues (Redis) and the ops server')
-      .action(lazy(async () => (await import('./startCommand.js')).startCommand)),
-  );
+  program
+    .command('sync')
+    // Every pipeline has a schedule in the daemon (SCHEDULED_PIPELINES is PIPELINE_ORDER).
+    .argument('<pipeline>', `${PIPELINE_ORDER.join(', ')} or all`)
+    .description(
+      'enqueue a run in the running daemon (the manual resync); --inline runs it here without Redis',
+    )
+    .option('--full', 'ignore fingerprints and send everything', false)
+    .option('--wait', 'show progress and wait until the run is done (exit 1 if it failed)', false)
+    .option('--json', 'print JSON', false)
+    .option('--inline', 'run in this process without Redis, as run-once does', false)
+    .action(lazy(async () => (await import('./syncCommand.js')).syncCommand));
 
-  command(program, 'sync', (cmd) =>
-    cmd
-      // Every pipeline has a schedule in the daemon (SCHEDULED_PIPELINES is PIPELINE_ORDER).
-      .argument('<pipeline>', `${PIPELINE_ORDER.join(', ')} or all`)
-      .description(
-        'enqueue a run in the running daemon (the manual resync); --inline runs it here without Redis',
-      )
-      .option('--full', 'ignore fingerprints and send everything', false)
-      .option('--wait', 'show progress and wait until the run is done (exit 1 if it failed)', false)
-      .option('--json', 'print JSON', false)
-      .option('--inline', 'run in this process without Redis, as run-once does', false)
-      .action(lazy(async () => (await import('./syncCommand.js')).syncCommand)),
-  );
-
-  command(program, 'jobs', (jobs) => {
-    jobs.description("the daemon's failed jobs (kept for queue.keepFailedSeconds)");
-    jobs
-      .command('failed')
-      .description('list failed jobs with their reason')
-      .option('--json', 'print as JSON', false)
-      .action(lazy(async () => (await import('./jobsCommand.js')).jobsFailedCommand));
-    jobs
-      .command('retry')
-      .argument('[ids...]', 'job ids (plain or QUEUE/ID); none: every failed job')
-      .description('put failed jobs back in the queue')
-      .option('--json', 'print as JSON', false)
-      .action(lazy(async () => (await import('./jobsCommand.js')).jobsRetryCommand));
-  });
+  const jobs = program
+    .command('jobs')
+    .description("the daemon's failed jobs (kept for queue.keepFailedSeconds)");
+  jobs
+    .command('failed')
+    .description('list failed jobs with their reason')
+    .option('--json', 'print as JSON', false)
+    .action(lazy(async () => (await import('./jobsCommand.js')).jobsFailedCommand));
+  jobs
+    .command('retry')
+    .argument('[ids...]', 'job ids (plain or QUEUE/ID); none: every failed job')
+    .description('put failed jobs back in the queue')
+    .option('--json', 'print as JSON', false)
+    .action(lazy(async () => (await import('./jobsCommand.js')).jobsRetryCommand));
 
   return program;
 }
