@@ -121,11 +121,7 @@ function writeTempBeside(
   );
   const data = Buffer.from(content, 'utf8');
   return new Promise<{ temp: string; closed: Promise<void> }>((resolve, reject) => {
-    const fail = (fd: number | null, error: Error): void => {
-      const removeTemp = () => unlink(temp, () => reject(error));
-      if (fd === null) removeTemp();
-      else close(fd, removeTemp);
-    };
+    const fail = (fd: number, error: Error): void => close(fd, () => unlink(temp, () => reject(error)));
     const writeFrom = (fd: number, offset: number): void =>
       write(fd, data, offset, data.length - offset, null, (error, written) => {
         if (error) return fail(fd, error);
