@@ -273,8 +273,7 @@ export class FingerprintRepository {
     entries: readonly InFlightEntry[],
     options: { first?: () => void } = {},
   ): InFlightMark {
-    // The write lock from the start: the check and the row are one step for other processes too.
-    return this.db.immediateTransaction(() => {
+    return this.db.transaction(() => {
       options.first?.();
       const superseded = new Set<string>();
       if (Number(this.#latestGeneration.get(pipeline) ?? 0) > generation) {

@@ -3,11 +3,12 @@ import type { Migration } from './migrations.js';
 import { StoreError } from './StoreError.js';
 
 /**
- * Applies the migrations not applied yet, each in its own IMMEDIATE transaction so that two
- * processes opening the same new file do not both run one (the second waits, then sees it done).
+ * Applies the migrations not applied yet, each in its own transaction (the write lock from its
+ * start) so that two processes opening the same new file do not both run one (the second waits,
+ * then sees it done).
  */
 export function migrate(db: SqlDatabase, migrations: readonly Migration[]): number[] {
-  db.immediateTransaction(() =>
+  db.transaction(() =>
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
@@ -37,7 +38,7 @@ export function migrate(db: SqlDatabase, migrations: readonly Migration[]): numb
       return true;
     };
     try {
-      if (db.immediateTransaction(apply)) applied.push(migration.version);
+      if (db.transaction(apply)) applied.push(migration.version);
     } catch (error) {
       throw new StoreError(
         `migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`,

@@ -136,6 +136,8 @@ describe('the daemon after a crash or a Redis loss', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect((await outboxIds(world.erpDir)).ids).toEqual(expected);
+    // No attempt failed either: one replica's store write never fails on the other's lock (it waits).
+    for (const daemon of [a, b]) expect(daemon.stderr()).not.toContain('"msg":"job failed"');
     expect(await importedCount(world)).toBe(expected.length);
     for (const daemon of [a, b]) daemon.kill('SIGTERM');
     expect((await a.exited).code).toBe(0);

@@ -18,6 +18,9 @@ for (let i = 0; i < Number(countText); i++) {
   const key = `M${i % 5}`;
   const { superseded } = store.fingerprints.markInFlight('stock', generation, [[key, `~${owner}`]]);
   marks.push({ key, generation, marked: !superseded.has(key) });
+  // A transaction that reads before it writes, on rows the other process writes too: it must wait
+  // for the other's write lock (not fail at once) and must not lose the other's field.
+  store.products.fingerprints.update([{ sku: `P${i % 5}`, set: { [owner!]: String(i) } }]);
   if (store.leases.acquire('stock', owner!, 60_000)) {
     leases++;
     if (store.cursors.get('section') !== null) overlaps++;

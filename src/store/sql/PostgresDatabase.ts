@@ -196,10 +196,6 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  immediateTransaction<T>(fn: () => T): T {
-    return this.transaction(fn);
-  }
-
   close(): void {
     if (!this.#open) return;
     try {

@@ -36,12 +36,11 @@ export interface SqlDatabase {
   prepare<P extends unknown[] | object = unknown[], R = unknown>(sql: string): SqlStatement<P, R>;
   /** Runs statements without parameters (migrations, tests). */
   exec(sql: string): void;
-  /** Runs fn in one transaction (nested calls become savepoints); returns its result. */
-  transaction<T>(fn: () => T): T;
   /**
-   * A transaction that takes the write lock at its start (SQLite's BEGIN IMMEDIATE): two processes
-   * migrating one new store do not both run a migration. Every PostgreSQL transaction is one.
+   * Runs fn in one transaction (nested calls become savepoints); returns its result. It holds the
+   * store's write lock from its start (SQLite's BEGIN IMMEDIATE, PostgreSQL's advisory lock), so
+   * what it reads is what it writes over: another process's write waits, neither fails nor is lost.
    */
-  immediateTransaction<T>(fn: () => T): T;
+  transaction<T>(fn: () => T): T;
   close(): void;
 }

@@ -33,12 +33,13 @@ export class SqliteDatabase implements SqlDatabase {
     this.native.exec(sql);
   }
 
+  /**
+   * BEGIN IMMEDIATE: the write lock from the start, waiting for another process's (the busy
+   * timeout). A deferred BEGIN reads first and then asks for the lock, and SQLite fails that at
+   * once with SQLITE_BUSY while another process writes (it cannot wait: its snapshot may be
+   * stale): two daemons on one store file failed import jobs so.
+   */
   transaction<T>(fn: () => T): T {
-    return this.#run(fn) as T;
-  }
-
-  /** BEGIN IMMEDIATE: takes the write lock at once (two processes migrating a new file). */
-  immediateTransaction<T>(fn: () => T): T {
     return this.#run.immediate(fn) as T;
   }
 

@@ -394,7 +394,6 @@ function countingStatements(db: SqlDatabase): { db: SqlDatabase; readonly execut
       wrap(db.prepare(sql)) as unknown as SqlStatement<P, R>,
     exec: (sql) => db.exec(sql),
     transaction: (fn) => db.transaction(fn),
-    immediateTransaction: (fn) => db.immediateTransaction(fn),
     close: () => db.close(),
   };
   return {

@@ -18,10 +18,12 @@ describe.each(STORE_KINDS)('%s store shared by processes', (kind) => {
   afterEach(() => stores.cleanup());
 
   it(
-    'hands out every generation once, a lease to one process at a time, and never lets an older in-flight mark win',
+    "hands out every generation once, a lease to one process at a time, never lets an older in-flight mark win, and has a read-then-write transaction wait for the other's write",
     { timeout: 60_000 },
     async () => {
       const location = stores.location();
+      // Enough rounds on SQLite that the two processes' transactions overlap (its rounds are short).
+      const count = kind === 'sqlite' ? 3000 : 300;
       const worker = (owner: string) =>
         run(process.execPath, [
           '--import',
@@ -29,13 +31,13 @@ describe.each(STORE_KINDS)('%s store shared by processes', (kind) => {
           'test/support/storeWorker.ts',
           JSON.stringify(location),
           owner,
-          '300',
+          String(count),
         ]);
       // Both start on a store that does not exist yet: the migration must run once, not twice.
       const results = await Promise.all([worker('a'), worker('b')]);
       const parsed = results.map((r) => JSON.parse(r.stdout) as WorkerOutput);
       const all = parsed.flatMap((p) => p.numbers).sort((x, y) => x - y);
-      expect(all).toEqual(Array.from({ length: 600 }, (_, i) => i + 1));
+      expect(all).toEqual(Array.from({ length: 2 * count }, (_, i) => i + 1));
       for (const p of parsed) expect(p.numbers).toEqual([...p.numbers].sort((x, y) => x - y));
       expect(parsed[0]!.leases + parsed[1]!.leases).toBeGreaterThan(0);
       expect(parsed.map((p) => p.overlaps)).toEqual([0, 0]);
@@ -59,6 +61,13 @@ describe.each(STORE_KINDS)('%s store shared by processes', (kind) => {
           expect(refused.generation, key).toBeLessThan(row.generation);
       }
       expect(marked.size).toBe(5);
+
+      // Read-then-write transactions of both processes: each row holds both processes' last value.
+      const fields = store.products.fingerprints.getMany(['P0', 'P1', 'P2', 'P3', 'P4']);
+      for (let k = 0; k < 5; k++) {
+        const last = String(count - 5 + k);
+        expect(fields.get(`P${k}`), `P${k}`).toEqual({ a: last, b: last });
+      }
       expect(store.db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBeGreaterThan(0);
     },
   );
