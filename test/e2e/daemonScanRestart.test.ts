@@ -1,7 +1,10 @@
 import type { Queue } from 'bullmq';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScanPayload } from '../../src/queue/jobTypes.js';
-import { eventually } from '../../dev/daemonProcess.js';
+import { eventually, type DaemonProcess } from '../../dev/daemonProcess.js';
+import { openStore } from '../../src/store/Store.js';
+import { pipelineLeaseName } from '../../src/sync/frame/pipelineLease.js';
 import {
   bulkStockRequests,
   olderAfterNewer,
@@ -61,9 +64,32 @@ describe('a scan killed while it reads, the ERP changed, the daemon restarted', 
     expect((scans[0]!.data as ScanPayload).step).toBeUndefined();
     expect(await pushes.getJobCountByTypes('waiting', 'prioritized')).toBeGreaterThan(0);
 
-    world.writeStock(newer);
-    const mark = world.sandbox.requestLog.entries().length;
-    const second = await world.start();
+    // Another run (a run-once elsewhere, say) takes the stock lease from the dead scan, so the
+    // restarted daemon sends none of the first attempt's batches before the scan job itself restarts
+    // (once the dead worker's lock lapses) and settles them. Without it, the new daemon's push workers
+    // could send them all first, or not, as the two queues' stall checks and the bulk slots' leases fell.
+    const store = openStore(join(world.dir, 'erp-sync.db'), { mustExist: true });
+    const lease = pipelineLeaseName('stock');
+    const other = 'run-once elsewhere';
+    let second: DaemonProcess;
+    let mark: number;
+    try {
+      const dead = store.leases.holder(lease);
+      if (dead) store.leases.release(lease, dead.owner);
+      expect(store.leases.acquire(lease, other, 120_000)).toBe(true);
+      world.writeStock(newer);
+      mark = world.sandbox.requestLog.entries().length;
+      second = await world.start();
+      // The scan found them (all waiting, or some taken by a push worker and awaited): the lease goes.
+      await eventually(
+        'the restarted scan settling the batches of its earlier attempt',
+        async () => /(settled|waiting for) the batches of an earlier attempt/.test(second.stderr()),
+        60_000,
+      );
+    } finally {
+      store.leases.release(lease, other);
+      store.close();
+    }
     await eventually(
       'the platform equal to the newer file',
       async () => {
