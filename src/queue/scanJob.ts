@@ -89,6 +89,10 @@ export function defineScanJob(
           scan: { summary, receipt, batches, scannedAt, earlierBatches },
         };
         await job.updateData(scanned);
+        // The ERP is read: a trigger from now on (a watched change, a tick) must enqueue a new scan,
+        // which waits on the lease the flow holds. BullMQ keeps a de-duplicated follow-up only while
+        // this job is active, so while it waits for its batches the trigger would be dropped.
+        await job.removeDeduplicationKey();
       }
       // Also after a restart between the two steps: the batches still to come are waited for.
       if (token && (await job.moveToWaitingChildren(token))) throw new WaitingChildrenError();

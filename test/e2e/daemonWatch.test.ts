@@ -1,32 +1,69 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { RunPayload } from '../../src/queue/jobTypes.js';
 import { sellableSku } from '../support/orderChecks.js';
 import { eventually } from '../../dev/daemonProcess.js';
-import { FAST_SCHEDULES, platformStock, startDaemonWorld, type DaemonWorld } from '../support/daemonWorld.js';
+import { FAST_SCHEDULES, platformStock, useDaemonWorlds } from '../support/daemonWorld.js';
 
-let world: DaemonWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const worlds = useDaemonWorlds();
+const HOURLY = { ...FAST_SCHEDULES, orders: 'off', stock: '0 0 * * * *' };
 
 describe('erp-sync start: instant triggers', () => {
   it('moves a stock file change to the platform within 5 seconds while the schedule is an hour', async () => {
-    world = await startDaemonWorld({ schedules: { ...FAST_SCHEDULES, orders: 'off', stock: '0 0 * * * *' } });
+    const world = await worlds.start({ schedules: HOURLY });
     const sku = await sellableSku(world.api);
     world.writeStock([{ sku, quantity: 4321 }]);
     await world.start();
     // The start run (a catch-up at start) pushes the first file; the next cron tick is an hour away.
     await eventually(
       'the start run on the platform',
-      async () => (await platformStock(world!.api)).get(sku) === 4321,
+      async () => (await platformStock(world.api)).get(sku) === 4321,
     );
 
     const written = Date.now();
     world.writeStock([{ sku, quantity: 1234 }]);
     await eventually(
       'the watched change on the platform',
-      async () => (await platformStock(world!.api)).get(sku) === 1234,
+      async () => (await platformStock(world.api)).get(sku) === 1234,
     );
     expect(Date.now() - written).toBeLessThan(5_000);
+  }, 120_000);
+
+  it('runs a scan for a change written while the previous scan waits for its batches', async () => {
+    const skus = 200;
+    const world = await worlds.start({
+      schedules: HOURLY,
+      extraProducts: skus,
+      // 20 batches of 10, two at a time, each answered in 300-400 ms: the start run's flow lasts seconds.
+      faults: 'latency=300-400,only=PATCH /products/stock/bulk',
+      config: { sync: { batchSize: 10, concurrency: 2 } },
+    });
+    const rows = (quantity: number) =>
+      Array.from({ length: skus }, (_, i) => ({ sku: `BULK-${String(i + 1).padStart(6, '0')}`, quantity }));
+    const runs = worlds.queue(world, 'runs');
+    world.writeStock(rows(11));
+    await world.start();
+    await eventually(
+      "the start run's scan waiting for its batches",
+      async () => (await runs.getJobs(['waiting-children'])).some((job) => job.name === 'stock-scan'),
+      30_000,
+      20,
+    );
+    world.writeStock(rows(22));
+    await eventually(
+      'the change on the platform',
+      async () => {
+        const platform = await platformStock(world.api);
+        return rows(22).every((row) => platform.get(row.sku) === 22);
+      },
+      60_000,
+    );
+
+    // The change's run was enqueued by the watch while the start run was still unfinished (BullMQ
+    // drops a de-duplicated trigger while the job it matches waits for children).
+    const scans = (await runs.getJobs(['completed'])).filter((job) => job.name === 'stock-scan');
+    const start = scans.find((job) => (job.data as RunPayload).trigger === 'start');
+    const watched = scans.find((job) => (job.data as RunPayload).trigger === 'watch');
+    expect(start?.finishedOn).toBeGreaterThan(0);
+    expect(watched?.timestamp).toBeLessThan(start!.finishedOn!);
   }, 120_000);
 });
