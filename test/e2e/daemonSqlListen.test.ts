@@ -15,10 +15,10 @@ import { createTestDatabase, type TestDatabase } from '../support/sqlDatabases.j
 import { metricValue, opsGet } from '../support/daemonWorld.js';
 
 // PostgreSQL LISTEN: a committed change reaches the platform within seconds although every
-// schedule is hourly; a lost listening connection is reconnected, and a change made meanwhile
+// schedule is yearly; a lost listening connection is reconnected, and a change made meanwhile
 // (its notification lost) still arrives, through the one catch-up run after the reconnect.
 
-const HOURLY = '0 0 * * * *';
+const YEARLY = '0 0 1 1 *';
 const sku = (n: number): string => `BULK-${String(n).padStart(6, '0')}`;
 
 let redis: PrivateRedis;
@@ -89,7 +89,7 @@ beforeAll(async () => {
     schedules: {
       catalog: 'off',
       orders: 'off',
-      stock: HOURLY,
+      stock: YEARLY,
       prices: 'off',
       feedback: 'off',
       'erp-orders': 'off',
@@ -121,7 +121,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('PostgreSQL LISTEN under the daemon (hourly schedules)', () => {
+describe('PostgreSQL LISTEN under the daemon (yearly schedules)', () => {
   it('brings a committed UPDATE to the platform within 2 s', async () => {
     expect(daemon!.stderr()).toContain('listening for ERP changes (PostgreSQL LISTEN)');
     const committed = Date.now();
@@ -157,7 +157,7 @@ describe('PostgreSQL LISTEN under the daemon (hourly schedules)', () => {
     );
 
     await writer.query('update stock_levels set qty = 55 where code = $1', [sku(3)]);
-    // Its notification went nowhere, and the schedule is hourly: nothing moves while LISTEN is down.
+    // Its notification went nowhere, and the schedule is yearly: nothing moves while LISTEN is down.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(await platformQuantity(sku(3))).toBe(13);
 

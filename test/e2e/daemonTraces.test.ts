@@ -28,7 +28,7 @@ describe('OpenTelemetry traces of a daemon run', () => {
     world = await startDaemonWorld({
       extraProducts: 3,
       // Hourly: the catch-up run at start is the only one within the test.
-      schedules: { stock: '0 0 * * * *', orders: 'off' },
+      schedules: { stock: '0 0 1 1 *', orders: 'off' },
       config: { sync: { batchSize: 1 }, log: { level: 'debug' } },
     });
     const rows = [1, 2, 3].map((n) => ({ sku: bulk(n), quantity: 10 + n }));

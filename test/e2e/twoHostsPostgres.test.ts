@@ -126,7 +126,7 @@ describe('replicas on two hosts: one PostgreSQL store, one Redis', () => {
     expect((await second.exited).code).toBe(0);
   }, 180_000);
 
-  it('SIGKILL of a host in the middle of order imports: its imports are finished by the other within the lock time, each order imported once', async () => {
+  it('SIGKILL of a host in the middle of order imports: the other takes its imports over within the lock time, each order imported once', async () => {
     const { world, a, b } = await twoHosts({ skus: 0, faults: 'none' });
     const sku = await sellableSku(world.api);
     world.writeStock([{ sku, quantity: 1234 }]);
@@ -144,7 +144,7 @@ describe('replicas on two hosts: one PostgreSQL store, one Redis', () => {
     expect((await outboxIds(world.erpDir)).ids.length).toBeLessThan(total); // still mid-import
     const importsQueue = worlds.queue(world, 'imports');
     first.kill('SIGKILL');
-    const killedAt = performance.now();
+    const killedAt = Date.now();
     await first.exited;
     // The imports under way at the kill, a's among them (locked by a dead process).
     const activeJobs = await importsQueue.getActive();
@@ -157,10 +157,16 @@ describe('replicas on two hosts: one PostgreSQL store, one Redis', () => {
           if ((await importsQueue.getJobState(job.id!)) !== 'completed') return false;
         return true;
       },
-      TAKEOVER_MS + 20_000,
+      TAKEOVER_MS + 30_000,
       100,
     );
-    expect(performance.now() - killedAt).toBeLessThan(TAKEOVER_MS);
+    // What the lock time bounds is the takeover: b starts a's jobs again (BullMQ's processedOn, set at
+    // each start; b's own jobs started before the kill) within it. When they finish also depends on
+    // b's own batch before them (orders.concurrency 1): up to 100 orders.
+    const restarted = (await Promise.all(activeJobs.map((job) => importsQueue.getJob(job.id!)))).filter(
+      (job) => job!.processedOn! > killedAt,
+    );
+    for (const job of restarted) expect(job!.processedOn! - killedAt, job!.id).toBeLessThan(TAKEOVER_MS);
     expect(await importsDone(second)).toBeGreaterThan(0);
     await expectEveryOrderOnce(world, active);
     await eventually('the platform equal to the ERP', () => platformEquals(world, [{ sku, quantity: 1234 }]));
