@@ -63,8 +63,11 @@ describe('erp-sync start: instant triggers', () => {
     // drops a de-duplicated trigger while the job it matches waits for children).
     const scans = (await runs.getJobs(['completed'])).filter((job) => job.name === 'stock-scan');
     const start = scans.find((job) => (job.data as RunPayload).trigger === 'start');
-    const watched = scans.find((job) => (job.data as RunPayload).trigger === 'watch');
+    // The first of them: the file's write may be seen twice, and one follow-up run kept.
+    const watched = scans
+      .filter((job) => (job.data as RunPayload).trigger === 'watch')
+      .map((job) => job.timestamp);
     expect(start?.finishedOn).toBeGreaterThan(0);
-    expect(watched?.timestamp).toBeLessThan(start!.finishedOn!);
+    expect(Math.min(...watched)).toBeLessThan(start!.finishedOn!);
   }, 120_000);
 });
