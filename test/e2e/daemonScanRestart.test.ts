@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { ScanPayload } from '../../src/queue/jobTypes.js';
 import { eventually, type DaemonProcess } from '../../dev/daemonProcess.js';
 import { openStore } from '../../src/store/Store.js';
-import { pipelineLeaseName } from '../../src/sync/frame/pipelineLease.js';
+import { acquirePipelineLease } from '../../src/sync/frame/pipelineLease.js';
+import type { Lease } from '../../src/sync/frame/lease.js';
 import {
   bulkStockRequests,
   olderAfterNewer,
@@ -64,19 +65,17 @@ describe('a scan killed while it reads, the ERP changed, the daemon restarted', 
     expect((scans[0]!.data as ScanPayload).step).toBeUndefined();
     expect(await pushes.getJobCountByTypes('waiting', 'prioritized')).toBeGreaterThan(0);
 
-    // Another run (a run-once elsewhere, say) takes the stock lease from the dead scan, so the
-    // restarted daemon sends none of the first attempt's batches before the scan job itself restarts
-    // (once the dead worker's lock lapses) and settles them. Without it, the new daemon's push workers
-    // could send them all first, or not, as the two queues' stall checks and the bulk slots' leases fell.
+    // Another run (a run-once, say) takes the stock lease from the dead scan (its process is gone: at
+    // once), so the restarted daemon sends none of the first attempt's batches before the scan job
+    // itself restarts (once the dead worker's lock lapses) and settles them. Without it, the new
+    // daemon's push workers could send them all first, or not, as the two queues' stall checks and the
+    // bulk slots' leases fell.
     const store = openStore(join(world.dir, 'erp-sync.db'), { mustExist: true });
-    const lease = pipelineLeaseName('stock');
-    const other = 'run-once elsewhere';
+    let other: Lease | undefined;
     let second: DaemonProcess;
     let mark: number;
     try {
-      const dead = store.leases.holder(lease);
-      if (dead) store.leases.release(lease, dead.owner);
-      expect(store.leases.acquire(lease, other, 120_000)).toBe(true);
+      other = await acquirePipelineLease(store, 'stock', { ttlMs: 120_000, waitMs: 0 });
       world.writeStock(newer);
       mark = world.sandbox.requestLog.entries().length;
       second = await world.start();
@@ -87,7 +86,7 @@ describe('a scan killed while it reads, the ERP changed, the daemon restarted', 
         60_000,
       );
     } finally {
-      store.leases.release(lease, other);
+      other?.release();
       store.close();
     }
     await eventually(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunPayload } from '../../src/queue/jobTypes.js';
 import { sellableSku } from '../support/orderChecks.js';
+import { bulkSku } from '../support/syncHarness.js';
 import { eventually } from '../../dev/daemonProcess.js';
 import { FAST_SCHEDULES, platformStock, useDaemonWorlds } from '../support/daemonWorld.js';
 
@@ -39,7 +40,7 @@ describe('erp-sync start: instant triggers', () => {
       config: { sync: { batchSize: 10, concurrency: 2 } },
     });
     const rows = (quantity: number) =>
-      Array.from({ length: skus }, (_, i) => ({ sku: `BULK-${String(i + 1).padStart(6, '0')}`, quantity }));
+      Array.from({ length: skus }, (_, i) => ({ sku: bulkSku(i + 1), quantity }));
     const runs = worlds.queue(world, 'runs');
     world.writeStock(rows(11));
     await world.start();
